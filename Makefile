@@ -1,0 +1,38 @@
+# Set-up from nothing, then run: `make demo` (the main job) and `make test` (the test suite).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+EXTRAS ?= all,dev
+
+.PHONY: install system demo test test-slow bench clean
+
+install: system $(STAMP)
+
+# System packages: a headless JRE for ScienceWorld, installed only when java is missing.
+system:
+	@command -v java >/dev/null 2>&1 || { \
+		echo "installing a headless JRE for ScienceWorld"; \
+		SUDO=$$(command -v sudo >/dev/null 2>&1 && [ "$$(id -u)" != 0 ] && echo sudo); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq default-jre-headless >/dev/null; }
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[$(EXTRAS)]"
+	touch $(STAMP)
+
+demo: install
+	$(BIN)/agentgym-text demo
+
+test: install
+	$(BIN)/python -m pytest -q
+
+test-slow: install
+	$(BIN)/python -m pytest -q -m slow
+
+bench: install
+	$(BIN)/python benchmarks/throughput.py
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache

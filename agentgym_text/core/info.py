@@ -1,0 +1,91 @@
+"""The info schema every env returns: keys, finish reasons, invalid-input codes and difficulty cutoffs.
+
+This module is the one source of truth for them; families and wrappers import from here.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+__all__ = [
+    "FinishReason",
+    "InvalidReason",
+    "INFO_KEYS",
+    "FORMAT_ERRORS",
+    "HELP_ACTION",
+    "TOOL_HELP_ACTION",
+    "difficulty_from_subgoals",
+    "HARD_ABOVE_SUBGOALS",
+]
+
+
+class FinishReason(str, Enum):
+    """Why an episode ended (AgentBench's taxonomy plus ours)."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    STEP_LIMIT = "step_limit"
+    INVALID_FORMAT = "invalid_format"
+    INVALID_ACTION = "invalid_action"
+    REPETITION = "repetition"
+    CONTEXT_LIMIT = "context_limit"
+
+
+class InvalidReason(str, Enum):
+    """Short codes for ``info["invalid_reason"]``.
+
+    The first group are format errors (the text could not be read as an action at all); the rest are
+    action errors (a readable action that the task cannot carry out).
+    """
+
+    NOT_TEXT = "not_text"
+    EMPTY = "empty"
+    TOO_LONG = "too_long"
+    CONTROL_CHARACTERS = "control_characters"
+    UNPARSABLE = "unparsable"
+    UNKNOWN_ACTION = "unknown_action"
+    UNKNOWN_OBJECT = "unknown_object"
+    BAD_ARGUMENT = "bad_argument"
+    PRECONDITION = "precondition_failed"
+    EPISODE_OVER = "episode_over"
+
+
+FORMAT_ERRORS = frozenset(
+    {
+        InvalidReason.NOT_TEXT,
+        InvalidReason.EMPTY,
+        InvalidReason.TOO_LONG,
+        InvalidReason.CONTROL_CHARACTERS,
+        InvalidReason.UNPARSABLE,
+    }
+)
+
+HELP_ACTION = "check valid actions"
+TOOL_HELP_ACTION = "check_valid_actions"
+
+HARD_ABOVE_SUBGOALS = 3
+"""AgentBoard's cutoff for subgoal tasks: more than this many subgoals is "hard"."""
+
+
+def difficulty_from_subgoals(count: int, hard_above: int = HARD_ABOVE_SUBGOALS) -> str:
+    """ "hard" when a task has more than ``hard_above`` subgoals (or goal literals), else "easy"."""
+    return "hard" if count > hard_above else "easy"
+
+
+INFO_KEYS: dict[str, Any] = {
+    "goal": str,
+    "task_id": str,
+    "difficulty": str,
+    "progress_rate": float,
+    "progress_now": float,
+    "subgoals": list,
+    "subgoals_done": list,
+    "success": bool,
+    "valid": bool,
+    "invalid_reason": (type(None), str),
+    "finish_reason": (type(None), str),
+    "step": int,
+    "admissible_actions": list,
+}
+"""Every info key with the type(s) its value always has."""

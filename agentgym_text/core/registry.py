@@ -1,0 +1,82 @@
+"""Registering env ids with gymnasium, plus the metadata ``list_envs()`` shows (family, category, task count).
+
+Each family has a light ``registration.py`` that calls ``register_env`` with a string entry point, so
+importing the package never imports an engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+
+import gymnasium as gym
+from gymnasium.envs.registration import WrapperSpec
+
+__all__ = ["EnvEntry", "register_env", "list_envs", "CATEGORIES", "register_all"]
+
+CATEGORIES = ("embodied", "game", "web", "tool")
+"""AgentBoard's task categories; every env belongs to one (AgentQuest's puzzles count as games)."""
+
+_ENTRIES: dict[str, "EnvEntry"] = {}
+
+_STEP_LIMIT = WrapperSpec(
+    name="StepLimit",
+    entry_point="agentgym_text.wrappers.step_limit:StepLimit",
+    kwargs={"max_steps": None},
+)
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """What ``list_envs()`` reports for one registered id."""
+
+    env_id: str
+    family: str
+    category: str
+    task_count: int
+    requires: str
+    description: str
+
+
+def register_env(
+    env_id: str,
+    entry_point: str,
+    *,
+    family: str,
+    category: str,
+    task_count: int,
+    requires: str = "core",
+    description: str = "",
+    kwargs: dict | None = None,
+) -> None:
+    """Register ``env_id`` with gymnasium (wrapped in ``StepLimit`` with the per-task default budget)."""
+    if category not in CATEGORIES:
+        raise ValueError(f"category must be one of {CATEGORIES}, not {category!r}")
+    if env_id not in gym.registry:
+        gym.register(
+            id=env_id,
+            entry_point=entry_point,
+            kwargs=kwargs or {},
+            additional_wrappers=(_STEP_LIMIT,),
+        )
+    _ENTRIES[env_id] = EnvEntry(env_id, family, category, task_count, requires, description)
+
+
+def list_envs() -> list[EnvEntry]:
+    """Every id this package registers, sorted by id."""
+    register_all()
+    return [_ENTRIES[key] for key in sorted(_ENTRIES)]
+
+
+def register_all() -> None:
+    """Import every family's ``registration`` module (each is light: no engine imports)."""
+    import agentgym_text.envs as envs
+
+    for module in pkgutil.iter_modules(envs.__path__):
+        if module.ispkg:
+            try:
+                importlib.import_module(f"{envs.__name__}.{module.name}.registration")
+            except ModuleNotFoundError as error:
+                if not error.name or not error.name.endswith(".registration"):
+                    raise

@@ -1,0 +1,268 @@
+"""``TextEnv``: the base class every task family subclasses.
+
+It owns everything the env contract fixes — input hygiene, the help action, step counting, the info schema,
+progress bookkeeping (best-so-far ``progress_rate``, current ``progress_now``, reward = progress increase),
+validity and finish reasons — so a family implements only its engine: ``_start``, ``_act``, ``_progress``,
+``_admissible_actions`` and ``_expert_action``.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import gymnasium as gym
+
+from agentgym_text.core.info import HELP_ACTION, TOOL_HELP_ACTION, FinishReason, InvalidReason
+from agentgym_text.core.progress import Progress
+from agentgym_text.core.tasks import TaskSet, TaskSpec
+from agentgym_text.core.text_space import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, UTF8Text
+
+__all__ = ["TextEnv", "Start", "Outcome", "ENGINE_ERROR"]
+
+logger = logging.getLogger(__name__)
+
+ENGINE_ERROR = "engine_error"
+"""``invalid_reason`` when the engine itself failed on an action; always a bug worth reporting."""
+
+_ALLOWED_CONTROL = {"\n", "\t", "\r"}
+_HELP_FORMS = {HELP_ACTION, TOOL_HELP_ACTION, "check valid action", "valid actions", "help"}
+
+
+@dataclass(frozen=True)
+class Start:
+    """What a family returns from ``_start``: the first observation and what only the engine knows."""
+
+    observation: str
+    goal: str
+    difficulty: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a family returns from ``_act`` for one action."""
+
+    observation: str
+    valid: bool = True
+    invalid_reason: str | None = None
+    terminated: bool = False
+    success: bool = False
+    finish_reason: str | None = None
+
+    @classmethod
+    def invalid(cls, observation: str, reason: str | InvalidReason) -> "Outcome":
+        return cls(observation=observation, valid=False, invalid_reason=str(getattr(reason, "value", reason)))
+
+
+def _is_help(action: str) -> bool:
+    return " ".join(action.lower().replace("_", " ").split()).rstrip(".!?") in {
+        " ".join(form.replace("_", " ").split()) for form in _HELP_FORMS
+    }
+
+
+def _fit(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    marker = f"\n[... {len(text) - limit + 64} characters cut ...]"
+    return text[: limit - 64 - len(marker)] + marker
+
+
+class TextEnv(gym.Env[str, str]):
+    """Base class of every text env in this suite. Subclasses set ``self.tasks`` via ``super().__init__``.
+
+    ``list_admissible_actions`` puts ``admissible_actions`` in every info (default: the family's
+    ``cheap_admissible_actions``); the list is always available from ``admissible_actions()``.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    cheap_admissible_actions: bool = False
+
+    def __init__(
+        self,
+        tasks: TaskSet,
+        *,
+        render_mode: str | None = None,
+        list_admissible_actions: bool | None = None,
+    ):
+        self.tasks = tasks
+        self.render_mode = render_mode
+        self.observation_space = UTF8Text(MAX_OBSERVATION_CHARS)
+        self.action_space = UTF8Text(MAX_ACTION_CHARS)
+        self._list_admissible = (
+            self.cheap_admissible_actions if list_admissible_actions is None else list_admissible_actions
+        )
+        self._task: TaskSpec | None = None
+        self._goal = ""
+        self._difficulty = ""
+        self._observation = ""
+        self._step = 0
+        self._finished = True
+        self._success = False
+        self._finish_reason: str | None = None
+        self._progress_rate = 0.0
+        self._reading = Progress(now=0.0)
+
+    # ---- the family's part -------------------------------------------------------------------------
+    def _start(self, task: TaskSpec, seed: int) -> Start:
+        """Build the task instance in the engine and return the first observation."""
+        raise NotImplementedError
+
+    def _act(self, action: str) -> Outcome:
+        """Apply one action (stripped, never empty, never a help command)."""
+        raise NotImplementedError
+
+    def _progress(self) -> Progress:
+        """Read progress from the current engine state (after ``_start`` and after every ``_act``)."""
+        raise NotImplementedError
+
+    def _admissible_actions(self) -> list[str]:
+        """Actions that would be accepted now, in a stable order."""
+        raise NotImplementedError
+
+    def _expert_action(self) -> str | None:
+        """The expert's next action from the current state."""
+        raise NotImplementedError
+
+    def _help_text(self) -> str:
+        """The answer to ``check valid actions``; families with huge action sets describe them instead."""
+        return "Valid actions: " + ", ".join(self._admissible_actions())
+
+    # ---- public API ----------------------------------------------------------------------------------
+    @property
+    def task_ids(self) -> list[str]:
+        return self.tasks.task_ids
+
+    @property
+    def current_task(self) -> TaskSpec | None:
+        return self._task
+
+    @property
+    def episode_over(self) -> bool:
+        return self._finished
+
+    def admissible_actions(self) -> list[str]:
+        """The actions that would be accepted now (empty once the episode is over)."""
+        return [] if self._finished else list(self._admissible_actions())
+
+    def expert_action(self) -> str | None:
+        """The expert's next action from the current state, or None once the episode is over."""
+        return None if self._finished else self._expert_action()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict]:
+        super().reset(seed=seed)
+        task = self.tasks.choose(options, self.np_random)
+        engine_seed = int(self.np_random.integers(2**31 - 1))
+        self._task = task
+        self._step = 0
+        self._finished = False
+        self._success = False
+        self._finish_reason = None
+        self._progress_rate = 0.0
+        start = self._start(task, engine_seed)
+        self._goal = start.goal or task.goal
+        self._difficulty = start.difficulty or task.difficulty or "easy"
+        self._observation = _fit(start.observation)
+        self._record_progress()
+        return self._observation, self._info(valid=True, invalid_reason=None)
+
+    def step(self, action: Any) -> tuple[str, float, bool, bool, dict]:
+        if self._finished:
+            return self._reply(
+                Outcome.invalid("The episode is over: call reset() to start a new one.", InvalidReason.EPISODE_OVER),
+                terminated=True,
+            )
+        self._step += 1
+        problem = self._input_problem(action)
+        if problem is not None:
+            return self._reply(problem)
+        text = action.decode("utf-8") if isinstance(action, bytes) else action
+        text = text.strip()
+        if _is_help(text):
+            return self._reply(Outcome(observation=self._help_text()))
+        try:
+            outcome = self._act(text)
+        except Exception as error:  # an engine failure must not end a long evaluation run
+            logger.exception("engine error on action %r", text[:200])
+            outcome = Outcome.invalid(f"The engine failed on this action ({type(error).__name__}).", ENGINE_ERROR)
+        previous = self._progress_rate
+        self._record_progress()
+        if outcome.terminated:
+            self._finished = True
+            self._success = outcome.success
+            self._finish_reason = (
+                FinishReason.SUCCESS.value
+                if outcome.success
+                else (outcome.finish_reason or FinishReason.FAILURE.value)
+            )
+        return self._reply(outcome, reward=self._progress_rate - previous, terminated=outcome.terminated)
+
+    def render(self) -> str | None:
+        if self.render_mode == "human":
+            print(self._observation)
+            return None
+        return self._observation
+
+    # ---- bookkeeping ---------------------------------------------------------------------------------
+    def _input_problem(self, action: Any) -> Outcome | None:
+        if isinstance(action, bytes):
+            try:
+                action = action.decode("utf-8")
+            except UnicodeDecodeError:
+                return Outcome.invalid("The action is not valid UTF-8 text.", InvalidReason.NOT_TEXT)
+        if not isinstance(action, str):
+            return Outcome.invalid(
+                f"The action must be text (a str), not {type(action).__name__}.", InvalidReason.NOT_TEXT
+            )
+        if len(action) > MAX_ACTION_CHARS:
+            return Outcome.invalid(
+                f"The action is {len(action)} characters long; the limit is {MAX_ACTION_CHARS}. "
+                f"Send one short action such as '{HELP_ACTION}'.",
+                InvalidReason.TOO_LONG,
+            )
+        if any(unicodedata.category(ch) == "Cc" and ch not in _ALLOWED_CONTROL for ch in action):
+            return Outcome.invalid(
+                "The action contains control characters; send plain text.", InvalidReason.CONTROL_CHARACTERS
+            )
+        if not action.strip():
+            return Outcome.invalid(
+                f"The action is empty. Type an action, or '{HELP_ACTION}' to list them.", InvalidReason.EMPTY
+            )
+        return None
+
+    def _record_progress(self) -> None:
+        reading = self._progress()
+        now = min(1.0, max(0.0, float(reading.now)))
+        best = now if reading.best is None else min(1.0, max(0.0, float(reading.best)))
+        self._reading = reading
+        self._progress_rate = max(self._progress_rate, best)
+
+    def _reply(
+        self,
+        outcome: Outcome,
+        *,
+        reward: float = 0.0,
+        terminated: bool = False,
+    ) -> tuple[str, float, bool, bool, dict]:
+        self._observation = _fit(outcome.observation)
+        info = self._info(valid=outcome.valid, invalid_reason=outcome.invalid_reason)
+        return self._observation, float(reward), bool(terminated), False, info
+
+    def _info(self, *, valid: bool, invalid_reason: str | None) -> dict[str, Any]:
+        reading = self._reading
+        return {
+            "goal": self._goal,
+            "task_id": self._task.task_id if self._task else "",
+            "difficulty": self._difficulty,
+            "progress_rate": float(self._progress_rate),
+            "progress_now": float(min(1.0, max(0.0, reading.now))),
+            "subgoals": list(reading.subgoals),
+            "subgoals_done": [bool(flag) for flag in reading.subgoals_done],
+            "success": bool(self._success),
+            "valid": bool(valid),
+            "invalid_reason": invalid_reason,
+            "finish_reason": self._finish_reason,
+            "step": int(self._step),
+            "admissible_actions": self.admissible_actions() if self._list_admissible else [],
+        }

@@ -1,0 +1,1 @@
+"""Task families, one subpackage each; every subpackage has a light ``registration.py``."""

@@ -1,0 +1,1 @@
+"""AgentQuest's Mastermind: guess a secret code from right-place / right-symbol feedback."""

@@ -1,0 +1,11 @@
+from agentgym_text.core.registry import register_env
+from agentgym_text.envs.mastermind.tasks import TASK_COUNT
+
+register_env(
+    "AgentQuest/Mastermind-v0",
+    "agentgym_text.envs.mastermind.env:MastermindEnv",
+    family="mastermind",
+    category="game",
+    task_count=TASK_COUNT,
+    description="Guess a 4-digit code (digits 0-9, no repeats) from right-place/right-digit feedback.",
+)

@@ -1,0 +1,50 @@
+"""The Mastermind task set: secrets drawn from a fixed seed, so every install has the same 60 tasks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agentgym_text.core.tasks import TaskSet, TaskSpec
+from agentgym_text.envs.mastermind.game import CodeRules, feedback
+from agentgym_text.envs.mastermind.solver import consistent_guess
+
+__all__ = ["TASK_COUNT", "MAX_STEPS", "make_tasks", "expert_guess_count"]
+
+TASK_COUNT = 60
+MAX_STEPS = 60
+"""AgentQuest's budget for Mastermind."""
+HARD_ABOVE_GUESSES = 5
+
+
+def expert_guess_count(rules: CodeRules, secret: str) -> int:
+    history: list[tuple[str, tuple[int, int]]] = []
+    while True:
+        guess = consistent_guess(rules, history)
+        history.append((guess, feedback(secret, guess)))
+        if guess == secret:
+            return len(history)
+
+
+def make_tasks(rules: CodeRules, count: int = TASK_COUNT, seed: int = 0) -> TaskSet:
+    """``count`` tasks; "hard" when the consistent-guess expert needs more than 5 guesses."""
+    rng = np.random.default_rng(seed)
+    tasks = []
+    for index in range(count):
+        if rules.repeats:
+            symbols = rng.choice(list(rules.alphabet), size=rules.length, replace=True)
+        else:
+            symbols = rng.choice(list(rules.alphabet), size=rules.length, replace=False)
+        secret = "".join(symbols)
+        guesses = expert_guess_count(rules, secret)
+        tag = "" if rules == CodeRules() else f"-L{rules.length}-A{len(rules.alphabet)}{'-rep' if rules.repeats else ''}"
+        tasks.append(
+            TaskSpec(
+                task_id=f"mastermind{tag}-{index:03d}",
+                params={"secret": secret, "expert_guesses": guesses},
+                goal=f"Find the secret code: {rules.describe()}. After each guess you are told how many "
+                "symbols are in the right place and how many are right but in the wrong place.",
+                difficulty="hard" if guesses > HARD_ABOVE_GUESSES else "easy",
+                max_steps=MAX_STEPS,
+            )
+        )
+    return TaskSet(tasks)

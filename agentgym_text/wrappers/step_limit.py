@@ -1,0 +1,65 @@
+"""``StepLimit``: truncates an episode after a step budget and says so in ``info["finish_reason"]``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+from gymnasium.wrappers import TimeLimit
+
+from agentgym_text.core.info import FinishReason
+
+__all__ = ["StepLimit"]
+
+
+def _has_time_limit(env: gym.Env) -> bool:
+    while isinstance(env, gym.Wrapper):
+        if isinstance(env, TimeLimit):
+            return True
+        env = env.env
+    return False
+
+
+class StepLimit(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """Truncate after ``max_steps`` steps and set ``finish_reason="step_limit"``.
+
+    ``max_steps=None`` takes the budget of the current task (``env.unwrapped.current_task.max_steps``;
+    AgentBoard's 30 unless a task sets its own). Where a gymnasium ``TimeLimit`` is already inside (as
+    ``gym.make(id, max_episode_steps=N)`` adds), ``None`` defers to it and only labels its truncations.
+    Every registered id of this suite comes wrapped in ``StepLimit(max_steps=None)``.
+
+    >>> import gymnasium as gym, agentgym_text
+    >>> env = gym.make("AgentQuest/Mastermind-v0", max_episode_steps=2)
+    >>> _ = env.reset(seed=0)
+    >>> _ = env.step("guess 0123")
+    >>> env.step("guess 4567")[3:5][1]["finish_reason"]
+    'step_limit'
+    """
+
+    def __init__(self, env: gym.Env, max_steps: int | None = None):
+        gym.utils.RecordConstructorArgs.__init__(self, max_steps=max_steps)
+        gym.Wrapper.__init__(self, env)
+        if max_steps is not None and max_steps < 1:
+            raise ValueError("max_steps must be a positive number of steps")
+        self.max_steps = max_steps
+        self._defer = max_steps is None and _has_time_limit(env)
+        self._budget: int | None = max_steps
+        self._elapsed = 0
+
+    def reset(self, **kwargs: Any):
+        obs, info = self.env.reset(**kwargs)
+        self._elapsed = 0
+        if self.max_steps is None and not self._defer:
+            task = getattr(self.env.unwrapped, "current_task", None)
+            self._budget = getattr(task, "max_steps", None)
+        return obs, info
+
+    def step(self, action: Any):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        self._elapsed += 1
+        if self._budget is not None and self._elapsed >= self._budget:
+            truncated = True
+        if truncated and not terminated:
+            info = dict(info)
+            info["finish_reason"] = FinishReason.STEP_LIMIT.value
+        return obs, reward, terminated, truncated, info
