@@ -74,6 +74,9 @@ class TextEnv(gym.Env[str, str]):
 
     ``list_admissible_actions`` puts ``admissible_actions`` in every info (default: the family's
     ``cheap_admissible_actions``); the list is always available from ``admissible_actions()``.
+
+    ``next_task_id``, when set, names the task the next reset without a task option plays (then it clears).
+    It lets a vector env give each sub-env its own task: ``envs.set_attr("next_task_id", [id0, id1, ...])``.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
@@ -93,6 +96,7 @@ class TextEnv(gym.Env[str, str]):
         self._list_admissible = (
             self.cheap_admissible_actions if list_admissible_actions is None else list_admissible_actions
         )
+        self.next_task_id: str | None = None
         self._task: TaskSpec | None = None
         self._goal = ""
         self._difficulty = ""
@@ -152,6 +156,9 @@ class TextEnv(gym.Env[str, str]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict]:
         super().reset(seed=seed)
+        if self.next_task_id is not None and not (options or {}).keys() & {"task_id", "task_index"}:
+            options = {**(options or {}), "task_id": self.next_task_id}
+        self.next_task_id = None
         task = self.tasks.choose(options, self.np_random)
         engine_seed = int(self.np_random.integers(2**31 - 1))
         self._task = task
