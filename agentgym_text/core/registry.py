@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import warnings
 from dataclasses import dataclass
 
 import gymnasium as gym
 from gymnasium.envs.registration import WrapperSpec
 
-__all__ = ["EnvEntry", "register_env", "list_envs", "CATEGORIES", "register_all"]
+__all__ = ["EnvEntry", "register_env", "list_envs", "CATEGORIES", "register_all", "REGISTRATION_ERRORS"]
 
 CATEGORIES = ("embodied", "game", "web", "tool")
 """AgentBoard's task categories; every env belongs to one (AgentQuest's puzzles count as games)."""
 
 _ENTRIES: dict[str, "EnvEntry"] = {}
+REGISTRATION_ERRORS: dict[str, str] = {}
+"""Families whose registration module failed to import, with the error (the suite's tests assert none)."""
 
 _STEP_LIMIT = WrapperSpec(
     name="StepLimit",
@@ -70,13 +73,24 @@ def list_envs() -> list[EnvEntry]:
 
 
 def register_all() -> None:
-    """Import every family's ``registration`` module (each is light: no engine imports)."""
+    """Import every family's ``registration`` module (each is light: no engine imports).
+
+    A family whose registration fails is reported with a warning and left out, so one broken family does
+    not take the others down; ``REGISTRATION_ERRORS`` keeps what went wrong.
+    """
     import agentgym_text.envs as envs
 
     for module in pkgutil.iter_modules(envs.__path__):
-        if module.ispkg:
-            try:
-                importlib.import_module(f"{envs.__name__}.{module.name}.registration")
-            except ModuleNotFoundError as error:
-                if not error.name or not error.name.endswith(".registration"):
-                    raise
+        if not module.ispkg:
+            continue
+        name = f"{envs.__name__}.{module.name}.registration"
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name == name:
+                continue
+            REGISTRATION_ERRORS[module.name] = repr(error)
+            warnings.warn(f"agentgym_text: family {module.name!r} not registered: {error!r}", stacklevel=2)
+        except Exception as error:  # a broken family must not break `import agentgym_text`
+            REGISTRATION_ERRORS[module.name] = repr(error)
+            warnings.warn(f"agentgym_text: family {module.name!r} not registered: {error!r}", stacklevel=2)

@@ -72,7 +72,7 @@ def parse_guess(text: str, rules: CodeRules) -> str:
     if unknown:
         raise GuessError(
             f"'{''.join(unknown)[:20]}' is not in the alphabet '{rules.alphabet}'. Send {rules.describe()}.",
-            "unparsable" if len(unknown) > 3 or len(symbols) > 4 * rules.length else "bad_argument",
+            "bad_argument" if len(symbols) == rules.length else "unparsable",
         )
     if len(symbols) != rules.length:
         raise GuessError(

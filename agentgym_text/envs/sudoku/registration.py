@@ -1,0 +1,11 @@
+from agentgym_text.core.registry import register_env
+from agentgym_text.envs.sudoku.tasks import TASK_COUNT
+
+register_env(
+    "AgentQuest/Sudoku-v0",
+    "agentgym_text.envs.sudoku.env:SudokuEnv",
+    family="sudoku",
+    category="game",
+    task_count=TASK_COUNT,
+    description="Fill a 9x9 Sudoku with actions like 'put 5 at row 3 column 7'; unique-solution puzzles.",
+)
