@@ -1,0 +1,45 @@
+"""Registration: every family registers, import stays light, counts and the README table agree."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+import agentgym_text
+from agentgym_text.core.registry import CATEGORIES, REGISTRATION_ERRORS
+from tests.conftest import ALL_ENV_IDS
+
+ENGINE_MODULES = ["minigrid", "pddlgym", "gym", "scienceworld", "py4j", "textworld", "jericho", "openai",
+                  "matplotlib"]
+
+
+def test_every_family_registers_without_errors():
+    agentgym_text.list_envs()
+    assert REGISTRATION_ERRORS == {}
+
+
+def test_import_is_light_no_engine_is_imported():
+    code = "import sys, agentgym_text; agentgym_text.list_envs(); print(sorted(sys.modules))"
+    modules = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = [name for name in ENGINE_MODULES if f"'{name}'" in modules]
+    assert loaded == []
+
+
+@pytest.mark.parametrize("env_id", ALL_ENV_IDS)
+def test_listed_task_count_matches_the_env(env_id):
+    entry = next(e for e in agentgym_text.list_envs() if e.env_id == env_id)
+    env = gym.make(env_id)
+    try:
+        assert len(env.unwrapped.task_ids) == entry.task_count
+        assert entry.category in CATEGORIES
+    finally:
+        env.close()
+
+
+def test_readme_table_lists_every_env_with_its_task_count():
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `([^`]+)` \| \w+ \| (\d+) \|", readme, flags=re.MULTILINE))
+    assert rows == {entry.env_id: str(entry.task_count) for entry in agentgym_text.list_envs()}
