@@ -1,0 +1,1 @@
+"""Academia: a generated citation network (papers, authors, venues, years, citations, co-authorship)."""

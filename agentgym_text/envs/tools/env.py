@@ -1,0 +1,230 @@
+"""``AgentBoard/ToolQuery-v0`` and ``AgentBoard/ToolOperation-v0``: call functions of an offline tool.
+
+Progress (subgoal tools: weather, movie, academia, todo) is the share of golden call outputs the agent has
+obtained, plus the final answer as the last subgoal; success is a correct ``finish`` answer (and, for
+todo, the golden final state) and credits every subgoal. Sheet progress is the cell match score against
+the golden sheet (see ``sheet.matching``), rescaled so the untouched sheet scores 0.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentgym_text.core.info import InvalidReason
+from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker
+from agentgym_text.core.tasks import TaskSpec
+from agentgym_text.core.text_env import Outcome, Start, TextEnv
+from agentgym_text.envs.tools.backend import FINISH_SPEC, Toolkit, ToolError
+from agentgym_text.envs.tools.calls import Call, CallParseError, format_call, is_bare_name, parse_call
+from agentgym_text.envs.tools.golden import toolkit_class
+from agentgym_text.envs.tools.grading import AnswerRule, grade_answer
+from agentgym_text.envs.tools.render import render_output, round_floats, subgoal_key
+from agentgym_text.envs.tools.schema import ArgumentError, check_arguments, describe_functions
+from agentgym_text.envs.tools.tasksets import family_tasks
+
+__all__ = ["ToolEnv", "ToolQueryEnv", "ToolOperationEnv"]
+
+_REASONS = {
+    "unknown_object": InvalidReason.UNKNOWN_OBJECT,
+    "precondition_failed": InvalidReason.PRECONDITION,
+    "bad_argument": InvalidReason.BAD_ARGUMENT,
+}
+
+
+@dataclass
+class _Ledger:
+    """What the agent has obtained so far: canonical outputs (a multiset) and whether it succeeded."""
+
+    obtained: Counter = field(default_factory=Counter)
+    success: bool = False
+
+
+def _obtained_predicate(key: str, count: int):
+    return lambda ledger: ledger.success or ledger.obtained[key] >= count
+
+
+class ToolEnv(TextEnv):
+    """A tool env over ``family`` ("query" or "operation"), optionally restricted to one ``tool``.
+
+    >>> env = ToolEnv("query", tool="academia")
+    >>> obs, info = env.reset(options={"task_index": 0})
+    >>> while not env.episode_over:
+    ...     obs, reward, terminated, truncated, info = env.step(env.expert_action())
+    >>> info["success"], info["progress_rate"]
+    (True, 1.0)
+    """
+
+    def __init__(self, family: str = "query", tool: str | None = None, **kwargs: Any):
+        super().__init__(family_tasks(family, tool), **kwargs)
+        self.family = family
+        self._toolkit: Toolkit | None = None
+        self._tracker: SubgoalTracker | None = None
+        self._ledger = _Ledger()
+        self._golden: list[Call] = []
+        self._golden_args: list[dict[str, Any]] = []
+        self._expert_index = 0
+        self._params: dict[str, Any] = {}
+        self._rule = AnswerRule()
+        self._sheet_baseline = 0.0
+
+    # ---- episode ---------------------------------------------------------------------------------------
+    def _start(self, task: TaskSpec, seed: int) -> Start:
+        self.close()
+        params = task.params
+        self._params = dict(params)
+        self._toolkit = toolkit_class(params["tool"])(params["config"])
+        self._rule = AnswerRule.from_params(params["rule"])
+        self._golden = [Call(name, dict(args)) for name, args in params["calls"]]
+        self._golden_args = [
+            round_floats(check_arguments(self._spec(call.name), call.args)) for call in self._golden
+        ]
+        self._expert_index = 0
+        self._ledger = _Ledger()
+        keys = list(params["subgoal_keys"])
+        if keys:
+            subgoals = [
+                Subgoal(call.text(), predicate=_obtained_predicate(key, keys[: index + 1].count(key)))
+                for index, (call, key) in enumerate(zip(self._golden, keys))
+            ]
+            subgoals.append(Subgoal("finish with the correct answer", predicate=lambda ledger: ledger.success))
+            self._tracker = SubgoalTracker(subgoals, ordered=False)
+        else:
+            self._tracker = None
+            self._sheet_baseline = self._sheet_score()
+        tool = params["tool"]
+        intro = (
+            f"You are using the {tool} tool. Goal: {task.goal}\n"
+            "Call one function per turn as '<function> with Action Input: {\"arg\": value}'. "
+            "check_valid_actions lists the functions; call finish with Action Input: {\"answer\": ...} "
+            "when you are done."
+        )
+        extra = self._toolkit.intro()
+        return Start(observation=intro + ("\n" + extra if extra else ""), goal=task.goal)
+
+    def close(self) -> None:
+        if self._toolkit is not None:
+            self._toolkit.close()
+            self._toolkit = None
+
+    def _spec(self, name: str):
+        if name == "finish":
+            return FINISH_SPEC
+        assert self._toolkit is not None
+        return self._toolkit.spec(name)
+
+    # ---- one action ------------------------------------------------------------------------------------
+    def _act(self, action: str) -> Outcome:
+        assert self._toolkit is not None
+        try:
+            call = parse_call(action)
+        except CallParseError as error:
+            word = action.strip()
+            if is_bare_name(word) and self._spec(word) is not None:
+                return Outcome.invalid(
+                    f"Format error: '{word}' needs its input, e.g. '{word} with Action Input: {{}}'.",
+                    InvalidReason.UNPARSABLE,
+                )
+            return Outcome.invalid(str(error), InvalidReason.UNPARSABLE)
+        spec = self._spec(call.name)
+        if spec is None:
+            names = ", ".join(spec.name for spec in (*self._toolkit.functions, FINISH_SPEC))
+            return Outcome.invalid(
+                f"Invalid action: {call.name[:60]} is not a function of the {self._toolkit.name} tool. "
+                f"Functions: {names}.",
+                InvalidReason.UNKNOWN_ACTION,
+            )
+        try:
+            args = check_arguments(spec, call.args)
+        except ArgumentError as error:
+            return Outcome.invalid(f"ERROR | {error}", InvalidReason.BAD_ARGUMENT)
+        if call.name == "finish":
+            return self._finish(args["answer"])
+        try:
+            output = self._toolkit.call(call.name, args)
+        except ToolError as error:
+            return Outcome.invalid(f"ERROR | {error}", _REASONS.get(error.reason, InvalidReason.UNKNOWN_OBJECT))
+        self._ledger.obtained[subgoal_key(call.name, output)] += 1
+        if (
+            self._expert_index < len(self._golden)
+            and call.name == self._golden[self._expert_index].name
+            and round_floats(args) == self._golden_args[self._expert_index]
+        ):
+            self._expert_index += 1
+        return Outcome(observation=render_output(output))
+
+    def _finish(self, answer: Any) -> Outcome:
+        assert self._toolkit is not None
+        params = self._params
+        correct = grade_answer(answer, params["answer"], self._rule)
+        state_ok = True
+        if params["graded_state"]:
+            state_ok = self._toolkit.state() == params["golden_state"]
+        success = correct and state_ok
+        self._ledger.success = success
+        if success:
+            verdict = "The task is complete." if params["graded_state"] else "That is the correct answer."
+        elif not correct:
+            verdict = "That is not the correct answer."
+        else:
+            verdict = "The data does not match what the task asked for."
+        return Outcome(
+            observation=f"You finished with the answer {render_output(answer)[:200]}. {verdict}",
+            terminated=True,
+            success=success,
+        )
+
+    # ---- progress, listings, expert -------------------------------------------------------------------
+    def _sheet_score(self) -> float:
+        from agentgym_text.envs.tools.sheet.matching import match_ratio
+
+        assert self._toolkit is not None
+        return match_ratio(self._toolkit.state(), self._params["golden_state"])
+
+    def _progress(self) -> Progress:
+        if self._tracker is not None:
+            return self._tracker.update("", self._ledger)
+        if self._ledger.success:
+            return Progress(now=1.0)
+        score = self._sheet_score()
+        baseline = self._sheet_baseline
+        now = 0.0 if baseline >= 1.0 else max(0.0, (score - baseline) / (1.0 - baseline))
+        return Progress(now=now)
+
+    def _admissible_actions(self) -> list[str]:
+        assert self._toolkit is not None
+        calls: list[Call] = [] if self._params.get("graded_state") else list(self._golden)
+        calls += self._toolkit.example_calls()
+        texts = list(dict.fromkeys(call.text() for call in calls))
+        placeholder = "done" if self._params.get("graded_state") else "I do not know"
+        return texts + [format_call("finish", {"answer": placeholder})]
+
+    def _help_text(self) -> str:
+        assert self._toolkit is not None
+        return describe_functions(self._toolkit.name, (*self._toolkit.functions, FINISH_SPEC))
+
+    def _expert_action(self) -> str:
+        if self._expert_index < len(self._golden):
+            return self._golden[self._expert_index].text()
+        return format_call("finish", {"answer": self._params["answer"]})
+
+    # ---- for tests and tools ---------------------------------------------------------------------------
+    @property
+    def toolkit(self) -> Toolkit | None:
+        """The live backend of the current episode (None before reset)."""
+        return self._toolkit
+
+
+class ToolQueryEnv(ToolEnv):
+    """``AgentBoard/ToolQuery-v0``: weather, movie and academia (or one of them with ``tool=``)."""
+
+    def __init__(self, tool: str | None = None, **kwargs: Any):
+        super().__init__("query", tool, **kwargs)
+
+
+class ToolOperationEnv(ToolEnv):
+    """``AgentBoard/ToolOperation-v0``: todo and sheet (or one of them with ``tool=``)."""
+
+    def __init__(self, tool: str | None = None, **kwargs: Any):
+        super().__init__("operation", tool, **kwargs)
