@@ -1,6 +1,7 @@
 """The env contract (DESIGN.md), checked on every registered id."""
 
 import hashlib
+import os
 import subprocess
 import sys
 
@@ -102,7 +103,7 @@ def test_same_seed_same_trajectory_in_another_process(env_id, make_env):
     assert digests[0] == digests[1]
     other = subprocess.run(
         [sys.executable, "-c", _DIGEST_SCRIPT, env_id, "7"], capture_output=True, text=True, check=True,
-        env={"PYTHONHASHSEED": "12345", "PATH": ""},
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
     )
     assert other.stdout.strip().splitlines()[-1] == digests[0]
 
