@@ -1,0 +1,81 @@
+"""The agent interface the evaluation runner drives: one batched ``act`` call per vector-env step."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+
+__all__ = ["Agent", "Decision", "Turn", "NEEDS"]
+
+NEEDS = frozenset({"expert_action", "admissible_actions"})
+"""What an agent may ask the runner to fetch from each sub-env before a step (``Agent.needs``)."""
+
+
+@dataclass
+class Turn:
+    """What an agent sees for one sub-env at one step.
+
+    ``observation`` is what the env returned (a prompt-ready window when the agent wraps the env in
+    ``HistoryWindow``); ``expert_action`` / ``admissible_actions`` are filled only when the agent lists
+    them in ``needs``.
+    """
+
+    slot: int
+    env_id: str
+    family: str
+    episode_key: str
+    seed: int
+    step: int
+    goal: str
+    observation: str
+    info: dict[str, Any] = field(default_factory=dict)
+    expert_action: str | None = None
+    admissible_actions: list[str] | None = None
+
+
+@dataclass
+class Decision:
+    """An agent's answer for one turn.
+
+    ``action`` is sent to the env. ``finish_reason`` (only ``"context_limit"`` today) ends the episode
+    without stepping. ``error`` names what went wrong getting the action (``"invalid_format"``,
+    ``"retries_exhausted"``, ...); the action is then empty, which the env counts as an invalid step.
+    """
+
+    action: str
+    reply: str | None = None
+    thought: str | None = None
+    error: str | None = None
+    finish_reason: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    attempts: int = 1
+    latency_s: float = 0.0
+
+
+class Agent:
+    """Base class: subclasses implement ``act`` (and may override the rest)."""
+
+    name: str = "agent"
+    needs: frozenset[str] = frozenset()
+
+    def env_wrappers(self) -> list[Callable[[gym.Env], gym.Env]]:
+        """Wrappers the runner applies to every sub-env for this agent (e.g. a history window)."""
+        return []
+
+    def begin_episode(self, turn: Turn) -> None:
+        """Called once per episode with its first observation, before the first ``act``."""
+
+    def act(self, turns: Sequence[Turn]) -> list[Decision]:
+        """One decision per turn, in order; all turns belong to different sub-envs of one vector env."""
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-able settings recorded in ``run.json`` (a resumed run must match them)."""
+        return {"agent": self.name}
+
+    def close(self) -> None:
+        """Release clients, threads and connections."""

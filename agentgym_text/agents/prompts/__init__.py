@@ -1,0 +1,73 @@
+"""AgentBoard-style prompts per family: system prompt, instruction, one in-context example, goal, history.
+
+Each family has ``<family>.json`` with ``system``, ``instruction`` and ``example``; families without one
+use ``generic.json``. ``build_messages`` turns a prompt plus the history window into chat messages, in
+the plain style (reply with an action) or the ReAct style (a thought, then an action).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+__all__ = ["FamilyPrompt", "load_prompt", "build_messages", "STYLES"]
+
+STYLES = ("vanilla", "react")
+
+_VANILLA_FORMAT = (
+    "Reply with your next action only, on one line, in the form 'Action: <action>'."
+)
+_REACT_FORMAT = (
+    "First think about what to do next, then act. Reply in exactly this form:\n"
+    "Thought: <your reasoning, one short paragraph>\nAction: <one action>"
+)
+
+
+@dataclass(frozen=True)
+class FamilyPrompt:
+    family: str
+    system: str
+    instruction: str
+    example: str
+
+
+@lru_cache(maxsize=None)
+def load_prompt(family: str) -> FamilyPrompt:
+    """The prompt of ``family`` (the generic one when the family has none).
+
+    >>> load_prompt("mastermind").family, load_prompt("no-such-family").family
+    ('mastermind', 'generic')
+    """
+    folder = resources.files(__name__)
+    name = family if folder.joinpath(f"{family}.json").is_file() else "generic"
+    data = json.loads(folder.joinpath(f"{name}.json").read_text(encoding="utf-8"))
+    return FamilyPrompt(name, data["system"], data["instruction"], data["example"])
+
+
+def build_messages(prompt: FamilyPrompt, goal: str, history: str, style: str = "vanilla") -> list[dict[str, str]]:
+    """Chat messages: system prompt, then instruction + example + goal + history window + reply format.
+
+    ``history`` is the ``HistoryWindow`` rendering (its own "Goal:" line is dropped: the goal comes once,
+    above the history).
+
+    >>> messages = build_messages(load_prompt("mastermind"), "Find the code.", "Observation: start")
+    >>> [m["role"] for m in messages], messages[1]["content"].endswith("'Action: <action>'.")
+    (['system', 'user'], True)
+    """
+    if style not in STYLES:
+        raise ValueError(f"style must be one of {STYLES}")
+    lines = history.splitlines()
+    if lines and lines[0].startswith("Goal: "):
+        lines = lines[1:]
+    user = "\n\n".join(
+        [
+            prompt.instruction,
+            "Here is an example:\n" + prompt.example,
+            "Now it is your turn.\nGoal: " + goal,
+            "\n".join(lines),
+            _REACT_FORMAT if style == "react" else _VANILLA_FORMAT,
+        ]
+    )
+    return [{"role": "system", "content": prompt.system}, {"role": "user", "content": user}]

@@ -1,0 +1,126 @@
+"""A run folder: ``run.json`` (settings), ``episodes.jsonl`` (one row per finished episode) and
+``trajectories.jsonl`` (one row per step), appended and flushed as the run goes.
+
+A rerun resumes: finished episodes are read back and skipped; step rows of episodes that never finished
+(the run was killed mid-episode) are dropped, so no episode appears twice in either file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from agentgym_text.wrappers.recorder import to_jsonable
+
+__all__ = ["RunStore", "read_jsonl", "RunMismatch"]
+
+EPISODES = "episodes.jsonl"
+TRAJECTORIES = "trajectories.jsonl"
+SETTINGS = "run.json"
+
+
+class RunMismatch(ValueError):
+    """The folder holds a run with other settings than the one being resumed into it."""
+
+
+def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
+    """The rows of a JSON-lines file; a line cut short by a crash (the last one) is skipped."""
+    path = Path(path)
+    if not path.exists():
+        return
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if not line.endswith("\n"):
+                break
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(row, dict):
+                yield row
+
+
+def _rewrite(path: Path, rows: list[dict[str, Any]]) -> None:
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    with temporary.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    os.replace(temporary, path)
+
+
+class RunStore:
+    """Reads and appends the files of one run folder."""
+
+    # settings that must match for a rerun to resume the same run
+    RESUME_KEYS = ("agent", "model", "style", "max_steps", "seed", "repeats")
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+        self.episodes_path = self.folder / EPISODES
+        self.trajectories_path = self.folder / TRAJECTORIES
+        self.settings_path = self.folder / SETTINGS
+        self._episodes: TextIO | None = None
+        self._trajectories: TextIO | None = None
+
+    def open(self, settings: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """Check or write the settings, repair the files after a crash, return finished episodes by key."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        settings = to_jsonable(settings)
+        if self.settings_path.exists():
+            previous = json.loads(self.settings_path.read_text(encoding="utf-8"))
+            for key in self.RESUME_KEYS:
+                if previous.get(key) != settings.get(key):
+                    raise RunMismatch(
+                        f"{self.folder} holds a run with {key}={previous.get(key)!r}, not {settings.get(key)!r}; "
+                        "use another --out folder"
+                    )
+            settings = {**previous, **settings, "env_ids": sorted(set(previous.get("env_ids", [])) |
+                                                                     set(settings.get("env_ids", [])))}
+        self.settings_path.write_text(json.dumps(settings, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        finished: dict[str, dict[str, Any]] = {}
+        rows = list(read_jsonl(self.episodes_path))
+        for row in rows:
+            finished.setdefault(str(row.get("key")), row)
+        if self.episodes_path.exists() and len(finished) != self._line_count(self.episodes_path):
+            _rewrite(self.episodes_path, list(finished.values()))
+        if self.trajectories_path.exists():
+            steps = list(read_jsonl(self.trajectories_path))
+            seen: set[tuple[str, int]] = set()
+            kept = []
+            for row in steps:
+                mark = (str(row.get("episode")), int(row.get("step", -1)))
+                if mark[0] in finished and mark not in seen:
+                    seen.add(mark)
+                    kept.append(row)
+            if len(kept) != self._line_count(self.trajectories_path):
+                _rewrite(self.trajectories_path, kept)
+        self._episodes = self.episodes_path.open("a", encoding="utf-8")
+        self._trajectories = self.trajectories_path.open("a", encoding="utf-8")
+        return finished
+
+    @staticmethod
+    def _line_count(path: Path) -> int:
+        with path.open("rb") as handle:
+            return sum(1 for _ in handle)
+
+    def append_step(self, row: dict[str, Any]) -> None:
+        self._write(self._trajectories, row)
+
+    def append_episode(self, row: dict[str, Any]) -> None:
+        self._write(self._episodes, row)
+
+    @staticmethod
+    def _write(handle: TextIO | None, row: dict[str, Any]) -> None:
+        if handle is None:
+            raise RuntimeError("RunStore.open() first")
+        handle.write(json.dumps(to_jsonable(row), ensure_ascii=False) + "\n")
+        handle.flush()
+
+    def close(self) -> None:
+        for handle in (self._episodes, self._trajectories):
+            if handle is not None and not handle.closed:
+                handle.close()
+        self._episodes = self._trajectories = None
