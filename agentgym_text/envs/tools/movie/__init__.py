@@ -1,0 +1,1 @@
+"""Movie: a generated film database (films, people, companies, countries, cast, crew, keywords)."""

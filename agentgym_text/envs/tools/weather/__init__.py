@@ -1,0 +1,1 @@
+"""Weather: a deterministic seasonal climate model over real cities (true coordinates and elevations)."""
