@@ -1,0 +1,1 @@
+"""Todo: a Todoist-like agenda in a private SQLite database per episode (stdlib ``sqlite3``, in memory)."""
