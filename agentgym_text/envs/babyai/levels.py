@@ -1,0 +1,86 @@
+"""The BabyAI levels: AgentBoard's 28 (x 4 seeds), every level minigrid registers, and building one quietly."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Iterator
+
+__all__ = [
+    "AGENTBOARD_LEVELS",
+    "AGENTBOARD_SEEDS",
+    "ENGINE_VERSIONS",
+    "level_name",
+    "engine_id",
+    "all_levels",
+    "make_engine",
+    "quiet_stdout",
+]
+
+AGENTBOARD_LEVELS: tuple[str, ...] = (
+    "GoToRedBallGrey", "GoToRedBall", "GoToRedBallNoDists", "GoToObjS6", "GoToLocalS8N7", "GoToObjMazeS7",
+    "GoToImpUnlock", "GoToSeqS5R2", "GoToRedBlueBall", "GoToDoor", "GoToObjDoor", "Open", "OpenRedDoor",
+    "OpenDoorLoc", "OpenRedBlueDoorsDebug", "OpenDoorsOrderN4Debug", "Pickup", "UnblockPickup", "PickupLoc",
+    "PickupDistDebug", "PickupAbove", "Unlock", "UnlockLocalDist", "UnlockPickupDist", "BlockedUnlockPickup",
+    "UnlockToUnlock", "FindObjS7", "KeyCorridorS6R3",
+)  # fmt: skip
+"""AgentBoard's level order (its label file is level-major, seed-minor)."""
+
+AGENTBOARD_SEEDS: tuple[int, ...] = (1234, 1235, 1236, 1237)
+
+ENGINE_VERSIONS = {"GoToObjS6": "v1"}
+"""minigrid 3 deprecates ``BabyAI-GoToObjS6-v0`` (wrong registry parameters); ``-v1`` is its replacement."""
+
+
+def level_name(level: str) -> str:
+    """"BossLevel" from "BossLevel", "BabyAI-BossLevel-v0" or "babyai-bosslevel" (case-insensitive)."""
+    text = level.strip()
+    if text.lower().startswith("babyai-"):
+        text = text[len("babyai-"):]
+    head, _, version = text.rpartition("-v")
+    if head and version.isdigit():
+        text = head
+    by_lower = {name.lower(): name for name in all_levels()}
+    try:
+        return by_lower[text.lower()]
+    except KeyError:
+        raise ValueError(f"unknown BabyAI level {level!r}; known levels: {', '.join(all_levels())}") from None
+
+
+def engine_id(level: str) -> str:
+    """minigrid's gymnasium id for a level name."""
+    name = level_name(level)
+    return f"BabyAI-{name}-{ENGINE_VERSIONS.get(name, 'v0')}"
+
+
+_LEVELS: list[str] = []
+
+
+def all_levels() -> list[str]:
+    """Every BabyAI level name minigrid registers (sorted)."""
+    if not _LEVELS:
+        import gymnasium as gym
+        import minigrid  # noqa: F401  (registers the BabyAI ids)
+
+        names = set()
+        for env_id in gym.registry:
+            if env_id.startswith("BabyAI-"):
+                names.add(env_id[len("BabyAI-"):].rsplit("-v", 1)[0])
+        _LEVELS.extend(sorted(names))
+    return list(_LEVELS)
+
+
+@contextlib.contextmanager
+def quiet_stdout() -> Iterator[None]:
+    """Swallow minigrid's "Sampling rejected ..." prints during level generation."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        yield
+
+
+def make_engine(level: str):
+    """A bare minigrid BabyAI env (no gymnasium wrappers: the text env drives it step by step)."""
+    import gymnasium as gym
+
+    spec = gym.spec(engine_id(level))
+    with quiet_stdout():
+        return spec.make().unwrapped

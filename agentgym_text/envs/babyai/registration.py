@@ -1,0 +1,15 @@
+"""Registers ``AgentBoard/BabyAI-v0`` (light: minigrid is imported only when an env is made)."""
+
+from agentgym_text.core.registry import register_env
+from agentgym_text.envs.babyai.tasks import TASK_COUNT
+
+register_env(
+    "AgentBoard/BabyAI-v0",
+    "agentgym_text.envs.babyai.env:BabyAIEnv",
+    family="babyai",
+    category="embodied",
+    task_count=TASK_COUNT,
+    requires="babyai",
+    description="BabyAI grid worlds (minigrid) in text: AgentBoard's 28 levels x 4 seeds, or "
+    "gym.make(..., level=<any BabyAI level>) to draw instances from the seed.",
+)

@@ -1,0 +1,304 @@
+"""The engine adapter: one minigrid BabyAI level driven by parsed commands, with the agent's knowledge.
+
+``BabyAIWorld`` owns the minigrid env, runs low-level actions (updating what the agent has seen after each),
+checks a command against the current state (a ``Plan`` or a ``Refusal`` with the reason), and lists exactly
+the commands that would be accepted now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agentgym_text.core.info import InvalidReason
+from agentgym_text.envs.babyai.commands import Command
+from agentgym_text.envs.babyai.levels import make_engine, quiet_stdout
+from agentgym_text.envs.babyai.navigation import (
+    DROP, FORWARD, LEFT, PICKUP, RIGHT, TOGGLE, Plan, Reachability, crossing_neighbours, face_plan,
+    is_passable, path_actions, reachability,
+)  # fmt: skip
+from agentgym_text.envs.babyai.perception import Perception
+from agentgym_text.envs.babyai.rendering import describe_view, door_state, object_label
+
+__all__ = ["BabyAIWorld", "Refusal", "ENGINE_STEP_CAP"]
+
+ENGINE_STEP_CAP = 10**9
+"""minigrid's own time limit is switched off: the text env's step budget is the only one."""
+
+_LOW_LEVEL_ACTIONS = {"left": LEFT, "right": RIGHT, "forward": FORWARD, "pickup": PICKUP, "drop": DROP,
+                      "toggle": TOGGLE}  # fmt: skip
+_PICKABLE = ("key", "ball", "box")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a command cannot be carried out now."""
+
+    message: str
+    reason: InvalidReason
+
+
+class BabyAIWorld:
+    """One BabyAI level instance plus what the agent has seen of it."""
+
+    def __init__(self, level: str):
+        self.level = level
+        self.env = make_engine(level)
+        self.perception = Perception(1, 1)
+        self.image = None
+        self.terminated = False
+        self.success = False
+        self.low_level_steps = 0
+        self._reach: tuple[int, Reachability] | None = None
+
+    # ---- lifecycle -------------------------------------------------------------------------------------
+    def reset(self, seed: int) -> None:
+        with quiet_stdout():
+            obs, _ = self.env.reset(seed=int(seed))
+        self.env.max_steps = ENGINE_STEP_CAP
+        self._fix_positions()
+        self.perception = Perception(self.env.width, self.env.height)
+        self.image = obs["image"]
+        self.perception.update(self.env, self.image)
+        self.terminated = False
+        self.success = False
+        self.low_level_steps = 0
+        self._reach = None
+
+    @property
+    def mission(self) -> str:
+        return str(self.env.mission)
+
+    def step_low_level(self, action: int) -> None:
+        """One minigrid step; records termination (success or a Debug level's failure)."""
+        obs, reward, terminated, _truncated, _ = self.env.step(action)
+        self.low_level_steps += 1
+        if action == TOGGLE:  # an opened box leaves its content, placed without a position
+            self._fix_positions()
+        self.image = obs["image"]
+        self.perception.update(self.env, self.image)
+        if terminated:
+            self.terminated = True
+            self.success = reward > 0
+        return None
+
+    def _fix_positions(self) -> None:
+        """Give every object its grid position (some levels place objects without setting ``cur_pos``)."""
+        grid = self.env.grid
+        width = grid.width
+        for index, obj in enumerate(grid.grid):
+            if obj is not None and obj.type != "wall":
+                obj.cur_pos = (index % width, index // width)
+
+    # ---- queries -----------------------------------------------------------------------------------------
+    def describe(self) -> str:
+        carrying = self.env.carrying
+        label = None
+        if carrying is not None:
+            label = self.perception.names.known(carrying) or f"{carrying.color} {carrying.type}"
+        return describe_view(self.perception.visible, self.perception.wall_ahead(self.image), label)
+
+    def label(self, obj) -> str:
+        name = self.perception.names.known(obj) or f"{obj.color} {obj.type}"
+        return object_label(name, obj)
+
+    def front(self):
+        x, y = self.env.front_pos
+        return self.env.grid.get(int(x), int(y))
+
+    def position_of(self, obj) -> tuple[int, int] | None:
+        """Where ``obj`` lies in the grid, or None if it is carried or gone (an opened box)."""
+        pos = obj.cur_pos
+        if pos is None or self.env.carrying is obj:
+            return None
+        x, y = int(pos[0]), int(pos[1])
+        if x < 0 or y < 0 or self.env.grid.get(x, y) is not obj:
+            return None
+        return (x, y)
+
+    def reach(self) -> Reachability:
+        version = self.perception.version
+        if self._reach is None or self._reach[0] != version:
+            self._reach = (version, reachability(self.env, self.perception.seen))
+        return self._reach[1]
+
+    # ---- checking commands ---------------------------------------------------------------------------
+    def check(self, command: Command) -> Plan | Refusal:
+        """The plan for ``command`` in the current state, or why it cannot be done."""
+        if command.target is None:
+            return self._check_low_level(command.kind)
+        resolved = self._resolve(command)
+        if isinstance(resolved, Refusal):
+            return resolved
+        name, obj = resolved
+        pos = self.position_of(obj)
+        if pos is None:
+            if self.env.carrying is obj:
+                return Refusal(f"You are carrying the {name}.", InvalidReason.PRECONDITION)
+            return Refusal(f"The {name} is no longer there.", InvalidReason.PRECONDITION)
+        handler = {
+            "goto": self._check_goto,
+            "pickup": self._check_pickup,
+            "go_through": self._check_go_through,
+            "toggle_through": self._check_toggle_through,
+        }[command.kind]
+        return handler(name, obj, pos)
+
+    def _resolve(self, command: Command) -> tuple[str, object] | Refusal:
+        names = self.perception.names
+        base = command.target or ""
+        index = command.index
+        if index is None:
+            count = names.count(base)
+            if count == 1:
+                index = 1
+            elif count > 1:
+                options = ", ".join(f"{base} {k}" for k in range(1, count + 1))
+                return Refusal(f"Which {base}? Name one of: {options}.", InvalidReason.BAD_ARGUMENT)
+        name = f"{base} {index}" if index is not None else base
+        obj = names.get(name)
+        if obj is None:
+            known = ", ".join(names.names()) or "nothing yet"
+            return Refusal(
+                f"You have not seen a {name}. Objects you have seen: {known}.", InvalidReason.UNKNOWN_OBJECT
+            )
+        return name, obj
+
+    def _check_low_level(self, kind: str) -> Plan | Refusal:
+        action = _LOW_LEVEL_ACTIONS[kind]
+        if action in (LEFT, RIGHT):
+            return Plan([action])
+        front = self.front()
+        carrying = self.env.carrying
+        if action == FORWARD:
+            if is_passable(front):
+                return Plan([FORWARD])
+            what = "a wall" if front.type == "wall" else f"the {self.label(front)}"
+            return Refusal(f"You can't move forward: there is {what} in front of you.", InvalidReason.PRECONDITION)
+        if action == PICKUP:
+            if carrying is not None:
+                return Refusal(
+                    f"You are already carrying the {self.label(carrying)}; drop it first.", InvalidReason.PRECONDITION
+                )
+            if front is None or front.type not in _PICKABLE:
+                return Refusal("There is nothing you can pick up in front of you.", InvalidReason.PRECONDITION)
+            return Plan([PICKUP])
+        if action == DROP:
+            if carrying is None:
+                return Refusal("You are not carrying anything to drop.", InvalidReason.PRECONDITION)
+            if front is not None:
+                what = "a wall" if front.type == "wall" else f"the {self.label(front)}"
+                return Refusal(f"You can't drop here: {what} is in front of you.", InvalidReason.PRECONDITION)
+            return Plan([DROP])
+        # toggle
+        if front is None or front.type not in ("door", "box"):
+            return Refusal(
+                "There is nothing to toggle in front of you (only doors and boxes can be toggled).",
+                InvalidReason.PRECONDITION,
+            )
+        if front.type == "door" and front.is_locked and not self._has_key_for(front):
+            return Refusal(
+                f"The {self.label(front)} is locked and you are not carrying a {front.color} key.",
+                InvalidReason.PRECONDITION,
+            )
+        return Plan([TOGGLE])
+
+    def _has_key_for(self, door) -> bool:
+        carrying = self.env.carrying
+        return carrying is not None and carrying.type == "key" and carrying.color == door.color
+
+    def _no_path(self, name: str) -> Refusal:
+        return Refusal(
+            f"There is no known path to the {name}: paths can only use cells you have seen, and closed doors "
+            "and objects block the way.",
+            InvalidReason.PRECONDITION,
+        )
+
+    def _facing(self, pos: tuple[int, int]) -> bool:
+        front = self.env.front_pos
+        return int(front[0]) == pos[0] and int(front[1]) == pos[1]
+
+    def _check_goto(self, name: str, obj, pos: tuple[int, int]) -> Plan | Refusal:
+        if self._facing(pos):
+            return Refusal(f"You are already next to and facing the {name}.", InvalidReason.PRECONDITION)
+        actions = face_plan(self.reach(), int(self.env.agent_dir), pos)
+        return self._no_path(name) if actions is None else Plan(actions)
+
+    def _check_pickup(self, name: str, obj, pos: tuple[int, int]) -> Plan | Refusal:
+        if obj.type not in _PICKABLE:
+            return Refusal(f"The {name} cannot be picked up.", InvalidReason.BAD_ARGUMENT)
+        if self.env.carrying is not None:
+            return Refusal(
+                f"You are already carrying the {self.label(self.env.carrying)}; drop it first.",
+                InvalidReason.PRECONDITION,
+            )
+        actions = face_plan(self.reach(), int(self.env.agent_dir), pos)
+        return self._no_path(name) if actions is None else Plan(actions + [PICKUP])
+
+    def _check_go_through(self, name: str, door, pos: tuple[int, int]) -> Plan | Refusal:
+        if door.type != "door":
+            return Refusal(f"The {name} is not a door.", InvalidReason.BAD_ARGUMENT)
+        if not door.is_open:
+            return Refusal(
+                f"The {name} is {door_state(door)}: toggle it first, or use 'toggle and go through {name}'.",
+                InvalidReason.PRECONDITION,
+            )
+        agent = (int(self.env.agent_pos[0]), int(self.env.agent_pos[1]))
+        if agent == pos:
+            ahead = self.front()
+            front = (int(self.env.front_pos[0]), int(self.env.front_pos[1]))
+            if front in crossing_neighbours(self.env.grid, pos) and ahead is None:
+                return Plan([FORWARD])
+            return Refusal(
+                f"You are standing in the {name}; face the room you want to enter and move forward.",
+                InvalidReason.PRECONDITION,
+            )
+        reach = self.reach()
+        if reach.distance(pos) is None:
+            return self._no_path(name)
+        actions, _ = path_actions(reach.path(pos), int(self.env.agent_dir))
+        return Plan(actions, cross=True)
+
+    def _check_toggle_through(self, name: str, door, pos: tuple[int, int]) -> Plan | Refusal:
+        if door.type != "door":
+            return Refusal(f"The {name} is not a door.", InvalidReason.BAD_ARGUMENT)
+        if door.is_open:
+            return Refusal(f"The {name} is already open: use 'go through {name}'.", InvalidReason.PRECONDITION)
+        if door.is_locked and not self._has_key_for(door):
+            return Refusal(
+                f"The {name} is locked and you are not carrying a {door.color} key.", InvalidReason.PRECONDITION
+            )
+        stands = list(crossing_neighbours(self.env.grid, pos))
+        actions = face_plan(self.reach(), int(self.env.agent_dir), pos, stands)
+        return self._no_path(name) if actions is None else Plan(actions + [TOGGLE, FORWARD], cross=True)
+
+    # ---- running commands ------------------------------------------------------------------------------
+    def run(self, plan: Plan) -> bool:
+        """Execute a plan (stopping when the episode ends); True if it crossed on through a door."""
+        for action in plan.actions:
+            self.step_low_level(action)
+            if self.terminated:
+                return False
+        if plan.cross and self.front() is None:
+            self.step_low_level(FORWARD)
+            return True
+        return False
+
+    def candidate_commands(self) -> list[Command]:
+        """Every command worth checking now: the six low-level ones and high-level ones on known objects."""
+        commands = [Command(kind) for kind in ("left", "right", "forward", "pickup", "drop", "toggle")]
+        for name in self.perception.names.names():
+            obj = self.perception.names.get(name)
+            base, _, number = name.rpartition(" ")
+            index = int(number)
+            if obj.type == "door":
+                kinds = ("goto", "go_through", "toggle_through")
+            elif obj.type in _PICKABLE:
+                kinds = ("goto", "pickup")
+            else:
+                kinds = ("goto",)
+            commands += [Command(kind, target=base, index=index) for kind in kinds]
+        return commands
+
+    def admissible(self) -> list[str]:
+        """Exactly the commands ``check`` accepts now, in their canonical spelling."""
+        return [command.text() for command in self.candidate_commands() if isinstance(self.check(command), Plan)]
