@@ -194,7 +194,8 @@ class ToolEnv(TextEnv):
 
     def _admissible_actions(self) -> list[str]:
         assert self._toolkit is not None
-        calls: list[Call] = [] if self._params.get("graded_state") else list(self._golden)
+        # Golden calls up to the next one the expert would make: those are known to succeed now.
+        calls: list[Call] = [] if self._params.get("graded_state") else self._golden[: self._expert_index + 1]
         calls += self._toolkit.example_calls()
         texts = list(dict.fromkeys(call.text() for call in calls))
         placeholder = "done" if self._params.get("graded_state") else "I do not know"
