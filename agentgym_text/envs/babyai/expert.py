@@ -17,6 +17,8 @@ from agentgym_text.envs.babyai.navigation import DIR_VECS, Plan, agent_cell, cro
 __all__ = ["expert_action"]
 
 _MAX_DEPTH = 4
+_KEEP_CLEAR: set[tuple[int, int]] = set()
+"""Cells on the way to the current clause's target: never drop things there (set by ``expert_action``)."""
 
 
 def expert_action(world) -> str:
@@ -26,6 +28,8 @@ def expert_action(world) -> str:
     if not active:
         return "turn left"
     instr = active[0].instr
+    _KEEP_CLEAR.clear()
+    _KEEP_CLEAR.update(_route_cells_ignoring_objects(world, _clause_targets(world, instr)))
     if isinstance(instr, PutNextInstr):
         return _put_next(world, instr)
     objs = [obj for obj in instr.desc.obj_set if world.position_of(obj) is not None]
@@ -35,6 +39,15 @@ def expert_action(world) -> str:
         return _reach(world, objs, "open")
     assert isinstance(instr, GoToInstr)
     return _reach(world, objs, "goto")
+
+
+def _clause_targets(world, instr) -> list:
+    if isinstance(instr, PutNextInstr):
+        carried = world.env.carrying is not None and world.env.carrying in instr.desc_move.obj_set
+        desc = instr.desc_fixed if carried else instr.desc_move
+    else:
+        desc = instr.desc
+    return [obj for obj in desc.obj_set if world.position_of(obj) is not None]
 
 
 def _name(world, obj) -> str | None:
@@ -68,7 +81,7 @@ def _reach(world, objs, final: str, depth: int = 0) -> str:
         locked = [obj for obj in objs if obj.is_locked and not world._has_key_for(obj)]
         if locked and len(locked) == len(objs):
             door_pos = world.position_of(locked[0])
-            if _route(world, [door_pos]) is None and not _key_reachable(world, locked[0].color):
+            if _route(world, [door_pos]) is None:
                 return _clear_blocker(world, [door_pos], depth)
             return _fetch_key(world, locked[0].color, depth)
     for obj in objs:
@@ -127,13 +140,14 @@ def _walk_towards(world, targets, depth: int, stands=None) -> str:
     if route is None:
         return _clear_blocker(world, targets, depth)
     path, target = route
-    # The first closed door on the route: open it (fetching its key first).
+    doors = [(i, env.grid.get(x, y)) for i, (x, y) in enumerate(path) if (c := env.grid.get(x, y)) is not None and c.type == "door"]
+    closed = [door for _, door in doors if not door.is_open]
+    if closed and closed[0].is_locked and not world._has_key_for(closed[0]) and depth < _MAX_DEPTH:
+        return _fetch_key(world, closed[0].color, depth)
+    # The first door on the route: open it and go through, or just go through.
     for index, (x, y) in enumerate(path):
         cell = env.grid.get(x, y)
         if cell is not None and cell.type == "door" and not cell.is_open:
-            if cell.is_locked and not world._has_key_for(cell):
-                if depth < _MAX_DEPTH:
-                    return _fetch_key(world, cell.color, depth)
             command = _command_for(world, cell, "open")
             if command is not None and isinstance(world.check(command), Plan):
                 return command.text()
@@ -183,16 +197,8 @@ def _keys(world, color: str) -> list:
     return [obj for obj in world.env.grid.grid if obj is not None and obj.type == "key" and obj.color == color]
 
 
-def _key_reachable(world, color: str) -> bool:
-    return _route(world, [world.position_of(key) for key in _keys(world, color)]) is not None
-
-
 def _fetch_key(world, color: str, depth: int) -> str:
-    keys = [
-        obj for obj in world.env.grid.grid
-        if obj is not None and obj.type == "key" and obj.color == color
-    ]  # fmt: skip
-    return _reach(world, keys, "pickup", depth + 1)
+    return _reach(world, _keys(world, color), "pickup", depth + 1)
 
 
 def _route_cells_ignoring_objects(world, objs) -> set[tuple[int, int]]:
@@ -231,6 +237,7 @@ def _drop_somewhere(world, avoid: set[tuple[int, int]] = frozenset()) -> str:
     env = world.env
     ax, ay = agent_cell(env)
     direction = int(env.agent_dir)
+    avoid = set(avoid) | _KEEP_CLEAR
     off_route = any_free = None
     for turn, action in ((0, "drop"), (3, "turn left"), (1, "turn right"), (2, "turn right")):
         dx, dy = DIR_VECS[(direction + turn) % 4]

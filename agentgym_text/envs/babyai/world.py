@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from agentgym_text.core.info import InvalidReason
 from agentgym_text.envs.babyai.commands import Command
+from agentgym_text.envs.babyai.engine_fixes import fix_strict_sequences
 from agentgym_text.envs.babyai.levels import make_engine, quiet_stdout
 from agentgym_text.envs.babyai.navigation import (
     DROP, FORWARD, LEFT, PICKUP, RIGHT, TOGGLE, Plan, Reachability, crossing_neighbours, face_plan,
@@ -56,6 +57,7 @@ class BabyAIWorld:
             obs, _ = self.env.reset(seed=int(seed))
         self.env.max_steps = ENGINE_STEP_CAP
         self._fix_positions()
+        fix_strict_sequences(self.env)
         self.perception = Perception(self.env.width, self.env.height)
         self.image = obs["image"]
         self.perception.update(self.env, self.image)
