@@ -19,6 +19,8 @@ __all__ = ["expert_action"]
 _MAX_DEPTH = 4
 _KEEP_CLEAR: set[tuple[int, int]] = set()
 """Cells on the way to the current clause's target: never drop things there (set by ``expert_action``)."""
+_SEALED: set[str] = set()
+"""Colours of locked doors the current key hunt must not route through (their key is what it looks for)."""
 
 
 def expert_action(world) -> str:
@@ -29,6 +31,7 @@ def expert_action(world) -> str:
         return "turn left"
     instr = active[0].instr
     _KEEP_CLEAR.clear()
+    _SEALED.clear()
     _KEEP_CLEAR.update(_route_cells_ignoring_objects(world, _clause_targets(world, instr)))
     if isinstance(instr, PutNextInstr):
         return _put_next(world, instr)
@@ -74,9 +77,17 @@ def _facing(world, pos) -> bool:
 def _reach(world, objs, final: str, depth: int = 0) -> str:
     """Act towards facing one of ``objs`` and then doing ``final`` (goto / pickup / open)."""
     carrying = world.env.carrying
-    if final == "pickup" and carrying is not None and not _route_has_closed_door(world, objs):
-        # hands must be free; keep a key until the doors on the way are open
-        return _drop_somewhere(world, _route_cells_ignoring_objects(world, objs))
+    if final == "pickup" and carrying is not None:
+        route = _route(world, [world.position_of(obj) for obj in objs])
+        if route is None:
+            return _clear_blocker(world, [world.position_of(obj) for obj in objs], depth)
+        if not _has_closed_door(world, route[0]):
+            # hands must be free; a key is kept until the doors on the way are open
+            return _drop_somewhere(world, set(route[0]))
+    if final == "open":
+        usable = [obj for obj in objs if not obj.is_locked or world._has_key_for(obj)]
+        if usable:
+            objs = usable
     if final == "open" and depth < _MAX_DEPTH:
         locked = [obj for obj in objs if obj.is_locked and not world._has_key_for(obj)]
         if locked and len(locked) == len(objs):
@@ -91,6 +102,8 @@ def _reach(world, objs, final: str, depth: int = 0) -> str:
             if final == "open":
                 if obj.is_locked and not world._has_key_for(obj):
                     break
+                return "toggle"
+            if final == "toggle":
                 return "toggle"
             return "turn left"  # already facing a go-to target only happens at the start
     best = None
@@ -109,7 +122,7 @@ def _reach(world, objs, final: str, depth: int = 0) -> str:
 
 def _route(world, targets, stands=None):
     """The true shortest route (cells) to stand facing one of ``targets``, objects blocking; or None."""
-    reach = true_reachability(world.env, objects_block=True)
+    reach = true_reachability(world.env, objects_block=True, sealed_colors=frozenset(_SEALED))
     pairs = stands if stands is not None else _stand_cells(targets)
     best = None
     for stand, target in pairs:
@@ -119,13 +132,10 @@ def _route(world, targets, stands=None):
     return None if best is None else (reach.path(best[1]), best[2])
 
 
-def _route_has_closed_door(world, objs) -> bool:
-    route = _route(world, [world.position_of(obj) for obj in objs])
-    if route is None:
-        return False
+def _has_closed_door(world, path) -> bool:
     return any(
         (cell := world.env.grid.get(x, y)) is not None and cell.type == "door" and not cell.is_open
-        for x, y in route[0]
+        for x, y in path
     )
 
 
@@ -198,7 +208,20 @@ def _keys(world, color: str) -> list:
 
 
 def _fetch_key(world, color: str, depth: int) -> str:
-    return _reach(world, _keys(world, color), "pickup", depth + 1)
+    _SEALED.add(color)
+    keys = _keys(world, color)
+    if keys:
+        return _reach(world, keys, "pickup", depth + 1)
+    boxes = [
+        obj for obj in world.env.grid.grid
+        if obj is not None and obj.type == "box" and obj.contains is not None
+        and obj.contains.type == "key" and obj.contains.color == color
+    ]  # fmt: skip
+    if world.env.carrying is not None and boxes:
+        route = _route(world, [world.position_of(box) for box in boxes])
+        if route is not None and not _has_closed_door(world, route[0]):
+            return _drop_somewhere(world, set(route[0]))
+    return _reach(world, boxes, "toggle", depth + 1)  # the key is in a box: open the box
 
 
 def _route_cells_ignoring_objects(world, objs) -> set[tuple[int, int]]:
@@ -221,13 +244,20 @@ def _clear_blocker(world, targets, depth: int) -> str:
     """No route without moving an object: pick up the first object on the route ignoring objects."""
     env = world.env
     path = _loose_path(world, targets)
-    if path is None:
+    if path is None or depth > 2 * _MAX_DEPTH:
         return "turn left"
-    if env.carrying is not None:
-        return _drop_somewhere(world, set(path))
     for x, y in path[1:]:
         cell = env.grid.get(x, y)
-        if cell is not None and cell.type in ("key", "ball", "box"):
+        if cell is None:
+            continue
+        if cell.type == "door" and not cell.is_open and depth < _MAX_DEPTH:
+            # a closed door before the blocking object: open it first (with its key)
+            if cell.is_locked and not world._has_key_for(cell):
+                return _fetch_key(world, cell.color, depth + 1)
+            return _reach(world, [cell], "open", depth + 1)
+        if cell.type in ("key", "ball", "box"):
+            if env.carrying is not None:
+                return _drop_somewhere(world, set(path))
             return _reach(world, [cell], "pickup", depth + 1)
     return "turn left"
 

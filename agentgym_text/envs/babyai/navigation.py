@@ -102,11 +102,15 @@ def reachability(env, seen) -> Reachability:
     return bfs(grid.width, grid.height, agent_cell(env), open_cells)
 
 
-def true_reachability(env, objects_block: bool = True) -> Reachability:
-    """BFS over the true grid (the expert's view): any door is passable, walls block, objects optionally."""
+def true_reachability(env, objects_block: bool = True, sealed_colors: frozenset = frozenset()) -> Reachability:
+    """BFS over the true grid (the expert's view): doors are passable (except locked ones of
+    ``sealed_colors``), walls block, objects block if ``objects_block``."""
     grid = env.grid
     open_cells = [
-        obj is None or obj.type in ("door", "goal", "floor") or (not objects_block and obj.type != "wall")
+        obj is None
+        or (obj.type == "door" and not (obj.is_locked and obj.color in sealed_colors))
+        or obj.type in ("goal", "floor")
+        or (not objects_block and obj.type not in ("wall", "door"))
         for obj in grid.grid
     ]
     return bfs(grid.width, grid.height, agent_cell(env), open_cells)
