@@ -63,6 +63,10 @@ class Toolkit:
     def state(self) -> Any:
         return None
 
+    def revision(self) -> int | None:
+        """A counter that changes whenever ``state()`` may have changed (None: unknown, always recompute)."""
+        return None
+
     def example_calls(self) -> list[Call]:
         return []
 

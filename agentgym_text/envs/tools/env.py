@@ -68,6 +68,7 @@ class ToolEnv(TextEnv):
         self._params: dict[str, Any] = {}
         self._rule = AnswerRule()
         self._sheet_baseline = 0.0
+        self._score_cache: tuple[int | None, float] = (None, 0.0)
 
     # ---- episode ---------------------------------------------------------------------------------------
     def _start(self, task: TaskSpec, seed: int) -> Start:
@@ -82,6 +83,7 @@ class ToolEnv(TextEnv):
         ]
         self._expert_index = 0
         self._ledger = _Ledger()
+        self._score_cache = (None, 0.0)
         keys = list(params["subgoal_keys"])
         if keys:
             subgoals = [
@@ -180,7 +182,10 @@ class ToolEnv(TextEnv):
         from agentgym_text.envs.tools.sheet.matching import match_ratio
 
         assert self._toolkit is not None
-        return match_ratio(self._toolkit.state(), self._params["golden_state"])
+        revision = self._toolkit.revision()
+        if revision is None or revision != self._score_cache[0]:
+            self._score_cache = (revision, match_ratio(self._toolkit.state(), self._params["golden_state"]))
+        return self._score_cache[1]
 
     def _progress(self) -> Progress:
         if self._tracker is not None:

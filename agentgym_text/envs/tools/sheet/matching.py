@@ -15,13 +15,14 @@ def match_ratio(current: Sequence[Sequence[str]], golden: Sequence[Sequence[str]
     """Share of cells that agree with the golden sheet; missing cells read as empty."""
     rows = len(golden)
     cols = max((len(row) for row in golden), default=0)
-
-    def cell(grid: Sequence[Sequence[str]], r: int, c: int) -> str:
-        return grid[r][c] if r < len(grid) and c < len(grid[r]) else ""
-
-    equal = sum(cell(current, r, c) == cell(golden, r, c) for r in range(rows) for c in range(cols))
-    outside = sum(
-        1 for r, row in enumerate(current) for c, value in enumerate(row) if value and (r >= rows or c >= cols)
-    )
+    equal = outside = 0
+    for r, want in enumerate(golden):
+        want = list(want) + [""] * (cols - len(want))
+        have = list(current[r][:cols]) if r < len(current) else []
+        have += [""] * (cols - len(have))
+        equal += sum(map(str.__eq__, have, want))
+    for r, row in enumerate(current):
+        tail = row[cols:] if r < rows else row
+        outside += sum(1 for value in tail if value)
     total = rows * cols + outside
     return equal / total if total else 1.0

@@ -50,6 +50,8 @@ class Spreadsheet:
         self.notes: dict[str, str] = {}
         self.merges: list[str] = []
         self.frozen = {"rows": 0, "cols": 0}
+        self.revision = 0
+        """Bumped by every change of the cell values, so scores can be cached per revision."""
         self._square()
 
     # ---- shape ---------------------------------------------------------------------------------------
@@ -73,11 +75,17 @@ class Spreadsheet:
             self.grid.append([""] * width)
 
     def values(self) -> list[list[str]]:
-        grid = [list(row) for row in self.grid]
-        while grid and not any(grid[-1]):
-            grid.pop()
-        width = max((max((i + 1 for i, cell in enumerate(row) if cell), default=0) for row in grid), default=0)
-        return [row[:width] for row in grid]
+        grid = self.grid
+        height = len(grid)
+        while height and not any(grid[height - 1]):
+            height -= 1
+        width = 0
+        for row in grid[:height]:
+            for index in range(len(row) - 1, width - 1, -1):
+                if row[index]:
+                    width = index + 1
+                    break
+        return [row[:width] for row in grid[:height]]
 
     # ---- reading -------------------------------------------------------------------------------------
     def get(self, row: int, col: int) -> str:
@@ -106,10 +114,12 @@ class Spreadsheet:
 
     # ---- writing -------------------------------------------------------------------------------------
     def set(self, row: int, col: int, value: Any) -> None:
+        self.revision += 1
         self._grow(row, col)
         self.grid[row - 1][col - 1] = format_value(value)
 
     def set_block(self, start: tuple[int, int], end: tuple[int, int], values: Sequence[Sequence[Any]]) -> None:
+        self.revision += 1
         (r1, c1), (r2, c2) = start, end
         if r1 > r2 or c1 > c2:
             raise SheetError("The start position must be above and left of the end position.")
@@ -121,6 +131,7 @@ class Spreadsheet:
                 self.grid[r1 - 1 + dr][c1 - 1 + dc] = format_value(value)
 
     def insert_rows(self, rows: Sequence[Sequence[Any]], before: int) -> None:
+        self.revision += 1
         height, width = self.shape
         if not 1 <= before <= height + 1:
             raise SheetError(f"row_idx must be between 1 and {height + 1}.")
@@ -129,6 +140,7 @@ class Spreadsheet:
         self._square()
 
     def insert_cols(self, cols: Sequence[Sequence[Any]], before: int) -> None:
+        self.revision += 1
         height, width = self.shape
         if not 1 <= before <= width + 1:
             raise SheetError(f"col_idx must be between 1 and {width + 1}.")
@@ -138,6 +150,7 @@ class Spreadsheet:
                 row.insert(before - 1 + offset, format_value(col[r]) if r < len(col) else "")
 
     def delete(self, dimension: str, indexes: Sequence[int]) -> None:
+        self.revision += 1
         height, width = self.shape
         limit = height if dimension == "row" else width
         bad = sorted({index for index in indexes if not 1 <= index <= limit})
@@ -152,6 +165,7 @@ class Spreadsheet:
 
     def sort_by_column(self, col: int, descending: bool) -> None:
         """Sort the rows below the header by one column: numbers first (by value), then text."""
+        self.revision += 1
         height, width = self.shape
         if not 1 <= col <= width:
             raise SheetError(f"col_num must be between 1 and {width}.")
@@ -163,6 +177,7 @@ class Spreadsheet:
         self.grid[1:] = sorted(self.grid[1:], key=key, reverse=descending)
 
     def merge(self, start: tuple[int, int], end: tuple[int, int]) -> None:
+        self.revision += 1
         (r1, c1), (r2, c2) = start, end
         if r1 > r2 or c1 > c2 or (r1, c1) == (r2, c2):
             raise SheetError("A merge needs a range of at least two cells, start above and left of end.")

@@ -68,6 +68,9 @@ class SheetToolkit(Toolkit):
     def state(self) -> list[list[str]]:
         return self.sheet.values()
 
+    def revision(self) -> int:
+        return self.sheet.revision
+
     def intro(self) -> str:
         return f"You are now in {self.sheet.title}\n{render_output(self.sheet.values())}"
 

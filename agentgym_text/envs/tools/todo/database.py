@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from functools import lru_cache
 from typing import Any
 
 from agentgym_text.envs.tools.todo.seed_data import PROJECTS, TASKS
@@ -19,17 +20,39 @@ CREATE TABLE tasks (id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES pro
 """
 
 
+def _seeded_connection() -> sqlite3.Connection:
+    connection = sqlite3.connect(":memory:", isolation_level=None)
+    connection.executescript(_SCHEMA)
+    connection.executemany("INSERT INTO projects VALUES (?, ?, ?, ?, ?)",
+                           [(pid, name, order, color, int(fav)) for pid, name, order, color, fav in PROJECTS])
+    connection.executemany("INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)", TASKS)
+    return connection
+
+
+@lru_cache(maxsize=1)
+def _seed_image() -> bytes | None:
+    """The seeded database as bytes (``Connection.serialize``), or None where sqlite lacks it."""
+    connection = _seeded_connection()
+    try:
+        return connection.serialize() if hasattr(connection, "serialize") else None
+    finally:
+        connection.close()
+
+
 class TodoDatabase:
-    """One episode's agenda. All queries use bound parameters; nothing from the agent becomes SQL text."""
+    """One episode's agenda: a new in-memory database (a copy of the seeded image), closed at episode end.
+
+    All queries use bound parameters; nothing from the agent becomes SQL text.
+    """
 
     def __init__(self) -> None:
-        self.connection = sqlite3.connect(":memory:")
+        image = _seed_image()
+        if image is None:
+            self.connection = _seeded_connection()
+        else:
+            self.connection = sqlite3.connect(":memory:", isolation_level=None)
+            self.connection.deserialize(image)
         self.connection.row_factory = sqlite3.Row
-        self.connection.executescript(_SCHEMA)
-        self.connection.executemany("INSERT INTO projects VALUES (?, ?, ?, ?, ?)",
-                                    [(pid, name, order, color, int(fav)) for pid, name, order, color, fav in PROJECTS])
-        self.connection.executemany("INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)", TASKS)
-        self.connection.commit()
 
     def close(self) -> None:
         self.connection.close()
@@ -51,11 +74,9 @@ class TodoDatabase:
         # table and column come from this module's callers, never from agent text
         assert table in ("projects", "tasks") and column in ("is_favorite", "is_completed", "due_date")
         self.connection.execute(f"UPDATE {table} SET {column} = ? WHERE id = ?", (value, row_id))
-        self.connection.commit()
 
     def delete_task(self, task_id: str) -> None:
         self.connection.execute("DELETE FROM tasks WHERE id = ?", (task_id,))
-        self.connection.commit()
 
     def snapshot(self) -> dict[str, list[list[Any]]]:
         """Every row of both tables, sorted, as JSON-like lists (the graded state)."""
