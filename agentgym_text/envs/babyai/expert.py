@@ -217,6 +217,10 @@ def _fetch_key(world, color: str, depth: int) -> str:
         if obj is not None and obj.type == "box" and obj.contains is not None
         and obj.contains.type == "key" and obj.contains.color == color
     ]  # fmt: skip
+    carrying = world.env.carrying
+    if carrying is not None and carrying.type == "box" and carrying.contains is not None:
+        if carrying.contains.type == "key" and carrying.contains.color == color:
+            return _drop_somewhere(world)  # put the box down to open it
     if world.env.carrying is not None and boxes:
         route = _route(world, [world.position_of(box) for box in boxes])
         if route is not None and not _has_closed_door(world, route[0]):
@@ -279,11 +283,18 @@ def _drop_somewhere(world, avoid: set[tuple[int, int]] = frozenset()) -> str:
             off_route = off_route or action
             if not _next_to_door(env, cell):
                 return action
+    if world.front() is None and _cell_type(env, agent_cell(env)) == "door":
+        return "move forward"  # never block a doorway: step out of it first
     if off_route is not None:
         return off_route
     if world.front() is None:
         return "move forward"  # nowhere good to drop from here: move on and look again
     return any_free or "turn left"
+
+
+def _cell_type(env, cell) -> str | None:
+    obj = env.grid.get(*cell)
+    return None if obj is None else obj.type
 
 
 def _next_to_door(env, cell) -> bool:
@@ -305,14 +316,10 @@ def _put_next(world, instr) -> str:
         return _reach(world, moving, "pickup")
     fixed = [world.position_of(obj) for obj in instr.desc_fixed.obj_set]
     fixed = [pos for pos in fixed if pos is not None]
-    drop_cells = sorted(
-        {
-            (x + dx, y + dy)
-            for x, y in fixed
-            for dx, dy in DIR_VECS
-            if env.grid.get(x + dx, y + dy) is None and not _next_to_door(env, (x + dx, y + dy))
-        }
+    free_cells = sorted(
+        {(x + dx, y + dy) for x, y in fixed for dx, dy in DIR_VECS if env.grid.get(x + dx, y + dy) is None}
     )
+    drop_cells = [cell for cell in free_cells if not _next_to_door(env, cell)] or free_cells
     front = (int(env.front_pos[0]), int(env.front_pos[1]))
     if front in drop_cells and any(pos_next_to(front, pos) for pos in fixed):
         return "drop"
@@ -334,4 +341,4 @@ def _put_next(world, instr) -> str:
         for stand, target in stands:
             if stand == agent_cell(env):
                 return _turn_to(world, target)
-    return _walk_towards(world, [], 0, stands=stands)
+    return _walk_towards(world, fixed, 0, stands=stands)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from minigrid.envs.babyai.core.verifier import (
-    ActionInstr, AfterInstr, AndInstr, BeforeInstr, GoToInstr, OpenInstr, PickupInstr, PutNextInstr,
+    ActionInstr, AndInstr, BeforeInstr, GoToInstr, PickupInstr, PutNextInstr,
 )  # fmt: skip
 
 from agentgym_text.core.progress import Subgoal
@@ -28,7 +28,6 @@ class Clause:
     instr: ActionInstr
     parent: object | None
     side: str  # "a" or "b": which child of ``parent`` this clause (or its And group) is
-    group: object | None = None  # the AndInstr holding it, when nested in Before/After
     after: list["Clause"] = field(default_factory=list)
 
 
@@ -162,7 +161,7 @@ def build_subgoals(world) -> list[Subgoal]:
             objs = list(instr.desc.obj_set)
             what = _describe(instr.desc)
             milestones += _navigation(world, objs, what)
-            verb = {GoToInstr: "go to", PickupInstr: "pick up", OpenInstr: "open"}[type(instr)]
+            verb = "go to" if isinstance(instr, GoToInstr) else "pick up" if isinstance(instr, PickupInstr) else "open"
             final = f"{verb} the {what}"
         for name, condition in milestones:
             result.append(
