@@ -166,6 +166,8 @@ def test_help_lists_every_function_with_its_parameters():
     env.reset(options={"task_index": 0})
     obs, _, _, _, info = env.step("check_valid_actions")
     assert info["valid"]
+    call_form, _, _, _, info = env.step("Action: check_valid_actions with Action Input: {}")
+    assert info["valid"] and call_form == obs
     for name in ("get_latitude_longitude(name: string)", "get_historical_temp(latitude: number",
                  "get_air_quality_level(air_quality_index: number)", "finish(answer: any)"):
         assert name in obs

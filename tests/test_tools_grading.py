@@ -95,6 +95,8 @@ def test_parse_call_forms():
     assert parse_call("get_tasks with Action Input: {'project_id': ('a', 'b')}").args == {"project_id": ["a", "b"]}
     assert parse_call("get_projects with Action Input:").args == {}
     assert parse_call('finish with Action Input: {"answer": "x"} and more text').args == {"answer": "x"}
+    thought = "Thought: I need the projects.\nAction: get_projects with Action Input: {}"
+    assert parse_call(thought).name == "get_projects"
 
 
 @pytest.mark.parametrize("text", [

@@ -14,6 +14,7 @@ from typing import Any
 
 __all__ = ["Call", "CallParseError", "parse_call", "format_call", "is_bare_name"]
 
+_ACTION_LINE = re.compile(r"^[ \t]*action\s*:", re.IGNORECASE | re.MULTILINE)
 _ACTION_PREFIX = re.compile(r"^\s*(?:action\s*:\s*)?", re.IGNORECASE)
 _CALL = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s+with\s+action\s+input\s*:\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _BARE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -45,8 +46,15 @@ def format_call(name: str, args: dict[str, Any]) -> str:
 
 
 def parse_call(text: str) -> Call:
-    """Read ``[Action:] <name> with Action Input: <dict>``; raise ``CallParseError`` saying what is wrong."""
-    body = _ACTION_PREFIX.sub("", text.strip(), count=1).strip().strip("`").strip()
+    """Read ``[Action:] <name> with Action Input: <dict>``; raise ``CallParseError`` saying what is wrong.
+
+    Text before the last line that starts with ``Action:`` (an LLM's thought) is ignored.
+    """
+    body = text.strip()
+    lines = list(_ACTION_LINE.finditer(body))
+    if lines:  # "Thought: ...\nAction: f with Action Input: {...}": the last Action line is the call
+        body = body[lines[-1].start():]
+    body = _ACTION_PREFIX.sub("", body, count=1).strip().strip("`").strip()
     match = _CALL.match(body)
     if match is None:
         raise CallParseError(

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentgym_text.core.info import InvalidReason
+from agentgym_text.core.info import TOOL_HELP_ACTION, InvalidReason
 from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
@@ -129,6 +129,8 @@ class ToolEnv(TextEnv):
                     InvalidReason.UNPARSABLE,
                 )
             return Outcome.invalid(str(error), InvalidReason.UNPARSABLE)
+        if call.name == TOOL_HELP_ACTION and not call.args:  # the call form AgentBoard's prompts teach
+            return Outcome(observation=self._help_text())
         spec = self._spec(call.name)
         if spec is None:
             names = ", ".join(spec.name for spec in (*self._toolkit.functions, FINISH_SPEC))
