@@ -163,7 +163,7 @@ class _Episode:
 
 class _Clock:
     def __init__(self) -> None:
-        self.totals: dict[str, float] = {"agent_s": 0.0, "env_s": 0.0, "steps": 0.0}
+        self.totals: dict[str, float] = {"setup_s": 0.0, "agent_s": 0.0, "env_s": 0.0, "steps": 0.0}
 
     def add(self, name: str, since: float) -> None:
         self.totals[name] += time.perf_counter() - since
@@ -187,6 +187,8 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     finished = store.open(settings)
     errors: list[str] = []
     plans: dict[str, list[EpisodePlan]] = {}
+    clock = _Clock()
+    since = time.perf_counter()
     for entry in entries:
         try:
             plans[entry.env_id] = plan_env(
@@ -196,11 +198,11 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
         except Exception as error:  # an env that cannot even be built (missing engine) must not stop the run
             logger.exception("cannot plan %s", entry.env_id)
             errors.append(f"{entry.env_id}: {type(error).__name__}: {error}")
+    clock.add("setup_s", since)
     planned = sum(len(p) for p in plans.values())
     todo = {env_id: [p for p in env_plans if p.key not in finished] for env_id, env_plans in plans.items()}
     skipped = planned - sum(len(p) for p in todo.values())
     bar = ProgressBar(planned - skipped, agent.name, enabled=config.progress_bar)
-    clock = _Clock()
     done = 0
     try:
         for env_id, pending in todo.items():
@@ -215,7 +217,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
         store.close()
     wall = time.perf_counter() - started
     timings = dict(clock.totals, wall_s=wall)
-    timings["overhead_s"] = max(0.0, wall - timings["agent_s"] - timings["env_s"])
+    timings["overhead_s"] = max(0.0, wall - timings["setup_s"] - timings["agent_s"] - timings["env_s"])
     return RunResult(Path(out), planned, skipped, done, errors, timings)
 
 
@@ -232,7 +234,9 @@ def _run_env(
     since = time.perf_counter()
     envs = make_vector_env(env_id, count, mode=config.vector_mode, max_steps=config.max_steps,
                            wrappers=agent.env_wrappers())
-    clock.add("env_s", since)
+    if config.vector_mode == "async":
+        envs.call("task_ids")  # wait until every worker has built its env
+    clock.add("setup_s", since)
     pending = deque(pending_plans)
     idle_task = pending_plans[0].task_id
     slots: list[_Episode | None] = [None] * count
@@ -291,7 +295,9 @@ def _run_env(
                 if done:
                     needs_reset[i] = True
     finally:
+        since = time.perf_counter()
         envs.close()
+        clock.add("setup_s", since)
     return finished
 
 

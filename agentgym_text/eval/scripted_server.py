@@ -111,6 +111,7 @@ def _completion(model: str, text: str, prompt_chars: int) -> dict[str, Any]:
 def _handler_for(server: ScriptedChatServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # small header + body writes would otherwise wait on delayed ACKs
 
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             return
