@@ -9,6 +9,7 @@ validity and finish reasons — so a family implements only its engine: ``_start
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -56,10 +57,14 @@ class Outcome:
         return cls(observation=observation, valid=False, invalid_reason=str(getattr(reason, "value", reason)))
 
 
+_HELP_NORMALISED = {" ".join(form.replace("_", " ").split()) for form in _HELP_FORMS}
+_EMPTY_TOOL_INPUT = re.compile(r"\s+with\s+action\s+input\s*:\s*\{\s*\}$")
+
+
 def _is_help(action: str) -> bool:
-    return " ".join(action.lower().replace("_", " ").split()).rstrip(".!?") in {
-        " ".join(form.replace("_", " ").split()) for form in _HELP_FORMS
-    }
+    """The help action in any case/spacing, also in the tool-call form 'check_valid_actions with Action Input: {}'."""
+    text = _EMPTY_TOOL_INPUT.sub("", action.lower())
+    return " ".join(text.replace("_", " ").split()).rstrip(".!?") in _HELP_NORMALISED
 
 
 def _fit(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
