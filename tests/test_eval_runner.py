@@ -134,3 +134,12 @@ def test_cli_eval_writes_results_metrics_and_report(tmp_path):
     report = subprocess.run([sys.executable, "-m", "agentgym_text.cli", "report", str(out), "--out",
                              str(tmp_path / "r.html")], capture_output=True, text=True, timeout=300)
     assert report.returncode == 0 and (tmp_path / "r.html").stat().st_size > 10_000
+
+
+def test_wandb_logging_is_optional(tmp_path, monkeypatch, capsys):
+    from agentgym_text.eval.wandb_log import log_to_wandb
+
+    run_eval(make_agent("expert"), EvalConfig(envs=SUDOKU, tasks="1", max_steps=2, progress_bar=False), tmp_path)
+    monkeypatch.setitem(sys.modules, "wandb", None)  # as if not installed
+    assert log_to_wandb(tmp_path) is False
+    assert "wandb is not installed" in capsys.readouterr().out
