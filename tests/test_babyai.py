@@ -145,6 +145,16 @@ def test_description_names_every_visible_object_at_its_stated_position(level):
     assert checked > 50
 
 
+@pytest.mark.parametrize("level", ["BossLevel", "KeyCorridorS4R3", "UnlockPickupDist"])
+def test_seen_cells_follow_minigrids_own_visibility(level):
+    compared = 0
+    for env, _ in _random_states(level, range(4), 30):
+        minigrid_view = env.world.env.gen_obs()["image"][:, :, 0] != 0
+        assert np.array_equal(env.world.perception.visible_mask(), minigrid_view)
+        compared += 1
+    assert compared > 40
+
+
 def test_carried_object_and_wall_ahead_are_described():
     env = BabyAIEnv(level="Pickup")
     env.reset(seed=3)

@@ -148,9 +148,16 @@ def crossing_neighbours(grid, pos: tuple[int, int]) -> tuple[tuple[int, int], tu
 
 
 def face_plan(
-    reach: Reachability, direction: int, target: tuple[int, int], stand_cells: list[tuple[int, int]] | None = None
+    reach: Reachability,
+    direction: int,
+    target: tuple[int, int],
+    stand_cells: list[tuple[int, int]] | None = None,
+    build: bool = True,
 ) -> list[int] | None:
-    """Actions to stand next to ``target`` facing it (from the nearest reachable ``stand_cells``), or None."""
+    """Actions to stand next to ``target`` facing it (from the nearest reachable ``stand_cells``), or None.
+
+    With ``build=False`` only feasibility is decided (an empty list when feasible).
+    """
     tx, ty = target
     candidates = stand_cells if stand_cells is not None else [(tx - dx, ty - dy) for dx, dy in DIR_VECS]
     best = None
@@ -160,6 +167,8 @@ def face_plan(
             best = (distance, cell)
     if best is None:
         return None
+    if not build:
+        return []
     cells = reach.path(best[1])
     actions, end_direction = path_actions(cells, direction)
     actions += turns(end_direction, _direction(best[1], target))

@@ -17,8 +17,6 @@ VIEW_SIZE = 7
 NAMED_TYPES = frozenset({"door", "key", "ball", "box", "goal", "lava"})
 """Object types the agent is told about (walls, floor and empty cells are not named)."""
 
-_UNSEEN = 0
-_WALL = 2
 _AGENT_CELL = (VIEW_SIZE // 2, VIEW_SIZE - 1)
 _DIR_VECS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
@@ -43,9 +41,6 @@ _ORDER = sorted(
     ((i, j) for i in range(VIEW_SIZE) for j in range(VIEW_SIZE) if (i, j) != _AGENT_CELL),
     key=lambda cell: (int(_FORWARD[cell] + abs(_RIGHT[cell])), cell[1], cell[0]),
 )
-_ORDER_RANK = np.zeros((VIEW_SIZE, VIEW_SIZE), dtype=np.int64)
-for _rank, _cell in enumerate(_ORDER):
-    _ORDER_RANK[_cell] = _rank
 
 
 @dataclass(frozen=True)
@@ -107,41 +102,111 @@ class Perception:
         self.names = ObjectNames()
         self.version = 0
         self.visible: list[VisibleObject] = []
+        self._mask: list[bool] = [False] * (VIEW_SIZE * VIEW_SIZE)
+        self._cells: list = [None] * (VIEW_SIZE * VIEW_SIZE)
 
-    def update(self, env, image: np.ndarray) -> list[VisibleObject]:
-        """Mark the cells of ``image`` (minigrid's encoded view) as seen and name the objects in it."""
+    def update(self, env) -> list[VisibleObject]:
+        """Mark the cells the agent sees now as seen and name the objects among them.
+
+        Visibility follows minigrid's rule for its 7x7 view (light spreads from the agent's cell and stops
+        at walls and closed doors), computed straight from the grid so no observation image is needed.
+        """
         self.version += 1
+        width, height = self.width, self.height
         x0, y0 = int(env.agent_pos[0]), int(env.agent_pos[1])
         direction = int(env.agent_dir)
-        xs = _DX[direction] + x0
-        ys = _DY[direction] + y0
-        visible = image[:, :, 0] != _UNSEEN
-        inside = visible & (xs >= 0) & (xs < self.width) & (ys >= 0) & (ys < self.height)
-        self.seen[xs[inside], ys[inside]] = True
-        kinds = image[:, :, 0]
-        candidates = np.argwhere(inside & (kinds > _WALL) & (kinds != 3))  # not unseen/empty/wall/floor
-        cells = sorted(
-            (int(i), int(j)) for i, j in candidates if (int(i), int(j)) != _AGENT_CELL
-        )
-        cells.sort(key=lambda cell: _ORDER_RANK[cell])
-        grid = env.grid
+        flat = env.grid.grid
+        xs, ys = _DX_FLAT[direction], _DY_FLAT[direction]
+        cells: list = [None] * _CELLS
+        inside = [False] * _CELLS
+        for k in range(_CELLS):
+            x, y = xs[k] + x0, ys[k] + y0
+            if 0 <= x < width and 0 <= y < height:
+                inside[k] = True
+                cells[k] = flat[y * width + x]
+            else:
+                cells[k] = _OUTSIDE
+        mask = _visibility(cells)
+        seen = self.seen
         found = []
-        for i, j in cells:
-            x, y = int(xs[i, j]), int(ys[i, j])
-            obj = grid.get(x, y)
-            if obj is None or obj.type not in NAMED_TYPES:
+        for k in _SCAN:
+            if not (mask[k] and inside[k]):
                 continue
-            found.append(VisibleObject(self.names.name(obj), obj, (x, y), int(_FORWARD[i, j]), int(_RIGHT[i, j])))
+            x, y = xs[k] + x0, ys[k] + y0
+            seen[x, y] = True
+            obj = cells[k]
+            if obj is not None and obj.type in NAMED_TYPES and k != _AGENT_K:
+                found.append(VisibleObject(self.names.name(obj), obj, (x, y), _FORWARD_FLAT[k], _RIGHT_FLAT[k]))
+        seen[x0, y0] = True
         self.visible = found
+        self._mask = mask
+        self._cells = cells
         return found
 
-    def wall_ahead(self, image: np.ndarray) -> int | None:
+    def wall_ahead(self) -> int | None:
         """Steps to the first wall straight ahead, if one is in view with nothing before it."""
         column = VIEW_SIZE // 2
         for steps in range(1, VIEW_SIZE):
-            kind = int(image[column, VIEW_SIZE - 1 - steps, 0])
-            if kind == _WALL:
-                return steps
-            if kind != 1 and kind != 3:
+            k = column * VIEW_SIZE + (VIEW_SIZE - 1 - steps)
+            if not self._mask[k]:
                 return None
+            obj = self._cells[k]
+            if obj is None or obj.type == "floor":
+                continue
+            return steps if obj.type == "wall" else None
         return None
+
+    def visible_mask(self) -> np.ndarray:
+        """The current view's visibility as a (7, 7) array indexed [i, j] like minigrid's view."""
+        return np.array(self._mask, dtype=bool).reshape(VIEW_SIZE, VIEW_SIZE)
+
+
+class _Outside:
+    """Stands for cells beyond the grid edge (minigrid pads its view with walls)."""
+
+    type = "wall"
+
+    @staticmethod
+    def see_behind() -> bool:
+        return False
+
+
+_OUTSIDE = _Outside()
+_CELLS = VIEW_SIZE * VIEW_SIZE
+_AGENT_K = _AGENT_CELL[0] * VIEW_SIZE + _AGENT_CELL[1]
+_DX_FLAT = [[int(v) for v in _DX[d].ravel()] for d in range(4)]
+_DY_FLAT = [[int(v) for v in _DY[d].ravel()] for d in range(4)]
+_FORWARD_FLAT = [int(v) for v in _FORWARD.ravel()]
+_RIGHT_FLAT = [int(v) for v in _RIGHT.ravel()]
+_SCAN = [i * VIEW_SIZE + j for i, j in _ORDER] + [_AGENT_K]
+
+
+def _visibility(cells: list) -> list[bool]:
+    """minigrid's visibility spread over the view, on flat [i * 7 + j] cells (j = 0 is the far row)."""
+    size = VIEW_SIZE
+    mask = [False] * (size * size)
+    mask[_AGENT_K] = True
+    for j in range(size - 1, -1, -1):
+        for i in range(0, size - 1):
+            k = i * size + j
+            if not mask[k]:
+                continue
+            cell = cells[k]
+            if cell is not None and not cell.see_behind():
+                continue
+            mask[k + size] = True
+            if j > 0:
+                mask[k + size - 1] = True
+                mask[k - 1] = True
+        for i in range(size - 1, 0, -1):
+            k = i * size + j
+            if not mask[k]:
+                continue
+            cell = cells[k]
+            if cell is not None and not cell.see_behind():
+                continue
+            mask[k - size] = True
+            if j > 0:
+                mask[k - size - 1] = True
+                mask[k - 1] = True
+    return mask

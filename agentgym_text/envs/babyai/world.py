@@ -30,6 +30,10 @@ _LOW_LEVEL_ACTIONS = {"left": LEFT, "right": RIGHT, "forward": FORWARD, "pickup"
 _PICKABLE = ("key", "ball", "box")
 
 
+def _no_observation() -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class Refusal:
     """Why a command cannot be carried out now."""
@@ -45,26 +49,27 @@ class BabyAIWorld:
         self.level = level
         self.env = make_engine(level)
         self.perception = Perception(1, 1)
-        self.image = None
         self.terminated = False
         self.success = False
         self.low_level_steps = 0
         self._reach: tuple[int, Reachability] | None = None
+        self._build = True  # False while only listing: feasibility without building action lists
+        self._admissible: tuple[int, list[str]] | None = None
 
     # ---- lifecycle -------------------------------------------------------------------------------------
     def reset(self, seed: int) -> None:
         with quiet_stdout():
-            obs, _ = self.env.reset(seed=int(seed))
+            self.env.reset(seed=int(seed))
         self.env.max_steps = ENGINE_STEP_CAP
         self._fix_positions()
         fix_strict_sequences(self.env)
         self.perception = Perception(self.env.width, self.env.height)
-        self.image = obs["image"]
-        self.perception.update(self.env, self.image)
+        self.perception.update(self.env)
         self.terminated = False
         self.success = False
         self.low_level_steps = 0
         self._reach = None
+        self._admissible = None
 
     @property
     def mission(self) -> str:
@@ -72,12 +77,16 @@ class BabyAIWorld:
 
     def step_low_level(self, action: int) -> None:
         """One minigrid step; records termination (success or a Debug level's failure)."""
-        obs, reward, terminated, _truncated, _ = self.env.step(action)
+        env = self.env
+        env.gen_obs = _no_observation  # the text layer computes its own view; skip minigrid's image
+        try:
+            _, reward, terminated, _truncated, _ = env.step(action)
+        finally:
+            del env.gen_obs
         self.low_level_steps += 1
         if action == TOGGLE:  # an opened box leaves its content, placed without a position
             self._fix_positions()
-        self.image = obs["image"]
-        self.perception.update(self.env, self.image)
+        self.perception.update(env)
         if terminated:
             self.terminated = True
             self.success = reward > 0
@@ -97,7 +106,7 @@ class BabyAIWorld:
         label = None
         if carrying is not None:
             label = self.perception.names.known(carrying) or f"{carrying.color} {carrying.type}"
-        return describe_view(self.perception.visible, self.perception.wall_ahead(self.image), label)
+        return describe_view(self.perception.visible, self.perception.wall_ahead(), label)
 
     def label(self, obj) -> str:
         name = self.perception.names.known(obj) or f"{obj.color} {obj.type}"
@@ -222,7 +231,7 @@ class BabyAIWorld:
     def _check_goto(self, name: str, obj, pos: tuple[int, int]) -> Plan | Refusal:
         if self._facing(pos):
             return Refusal(f"You are already next to and facing the {name}.", InvalidReason.PRECONDITION)
-        actions = face_plan(self.reach(), int(self.env.agent_dir), pos)
+        actions = face_plan(self.reach(), int(self.env.agent_dir), pos, build=self._build)
         return self._no_path(name) if actions is None else Plan(actions)
 
     def _check_pickup(self, name: str, obj, pos: tuple[int, int]) -> Plan | Refusal:
@@ -233,7 +242,7 @@ class BabyAIWorld:
                 f"You are already carrying the {self.label(self.env.carrying)}; drop it first.",
                 InvalidReason.PRECONDITION,
             )
-        actions = face_plan(self.reach(), int(self.env.agent_dir), pos)
+        actions = face_plan(self.reach(), int(self.env.agent_dir), pos, build=self._build)
         return self._no_path(name) if actions is None else Plan(actions + [PICKUP])
 
     def _check_go_through(self, name: str, door, pos: tuple[int, int]) -> Plan | Refusal:
@@ -257,6 +266,8 @@ class BabyAIWorld:
         reach = self.reach()
         if reach.distance(pos) is None:
             return self._no_path(name)
+        if not self._build:
+            return Plan([], cross=True)
         actions, _ = path_actions(reach.path(pos), int(self.env.agent_dir))
         return Plan(actions, cross=True)
 
@@ -270,7 +281,7 @@ class BabyAIWorld:
                 f"The {name} is locked and you are not carrying a {door.color} key.", InvalidReason.PRECONDITION
             )
         stands = list(crossing_neighbours(self.env.grid, pos))
-        actions = face_plan(self.reach(), int(self.env.agent_dir), pos, stands)
+        actions = face_plan(self.reach(), int(self.env.agent_dir), pos, stands, build=self._build)
         return self._no_path(name) if actions is None else Plan(actions + [TOGGLE, FORWARD], cross=True)
 
     # ---- running commands ------------------------------------------------------------------------------
@@ -303,4 +314,13 @@ class BabyAIWorld:
 
     def admissible(self) -> list[str]:
         """Exactly the commands ``check`` accepts now, in their canonical spelling."""
-        return [command.text() for command in self.candidate_commands() if isinstance(self.check(command), Plan)]
+        version = self.perception.version
+        if self._admissible is not None and self._admissible[0] == version:
+            return list(self._admissible[1])
+        self._build = False
+        try:
+            listed = [command.text() for command in self.candidate_commands() if isinstance(self.check(command), Plan)]
+        finally:
+            self._build = True
+        self._admissible = (version, listed)
+        return list(listed)
