@@ -29,6 +29,10 @@ def figure_uri(figure: Any) -> str:
     """PNG bytes of ``figure`` as a data URI (the figure is closed)."""
     plt = _pyplot()
     buffer = io.BytesIO()
+    try:
+        figure.tight_layout()
+    except Exception:  # layout is cosmetic; never fail a report over it
+        pass
     figure.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
     plt.close(figure)
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")

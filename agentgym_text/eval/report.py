@@ -224,6 +224,20 @@ def _difficulty_section(runs: Sequence[LoadedRun]) -> str:
                       fmt_rate(d["easy"]["progress_rate"]), fmt_rate(d["hard"]["progress_rate"]),
                       str(d["easy"]["episodes"]), str(d["hard"]["episodes"])]
         rows.append(("env", cells))
+    groups = [(f"{c} (macro)", "category", lambda run, c=c: run.metrics["categories"].get(c))
+              for c in sorted({c for run in runs for c in run.metrics["categories"]})]
+    groups.append(("all (macro)", "all", lambda run: run.metrics["overall"]))
+    for label, kind, pick in groups:
+        cells = [_e(label)]
+        for run in runs:
+            m = pick(run)
+            if not m:
+                cells += ["—"] * 6
+                continue
+            d = m["difficulty"]
+            cells += [fmt_rate(d["easy"]["success_rate"]), fmt_rate(d["hard"]["success_rate"]),
+                      fmt_rate(d["easy"]["progress_rate"]), fmt_rate(d["hard"]["progress_rate"]), "", ""]
+        rows.append((kind, cells))
     uri = plots.difficulty_figure(values)
     return ("<h2>Hard vs easy</h2><p class=note>Difficulty from the task's subgoal/condition count (AgentBoard "
             "Table 10 cutoffs).</p>" + f"<img alt='hard and easy' src='{uri}'>" + _table(head, rows, "env"))

@@ -196,7 +196,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
                 start_index=sum(len(p) for p in plans.values()),
             )
         except Exception as error:  # an env that cannot even be built (missing engine) must not stop the run
-            logger.exception("cannot plan %s", entry.env_id)
+            logger.debug("cannot plan %s", entry.env_id, exc_info=True)
             errors.append(f"{entry.env_id}: {type(error).__name__}: {error}")
     clock.add("setup_s", since)
     planned = sum(len(p) for p in plans.values())
@@ -211,7 +211,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
             try:
                 done += _run_env(agent, env_id, pending, config, store, bar, clock)
             except Exception as error:
-                logger.exception("evaluation of %s stopped", env_id)
+                logger.debug("evaluation of %s stopped", env_id, exc_info=True)
                 errors.append(f"{env_id}: {type(error).__name__}: {error}")
     finally:
         store.close()
@@ -296,7 +296,10 @@ def _run_env(
                     needs_reset[i] = True
     finally:
         since = time.perf_counter()
-        envs.close()
+        try:
+            envs.close()
+        except Exception:  # a crashed async worker must not hide the error that stopped the loop
+            logger.exception("closing the vector env of %s failed", env_id)
         clock.add("setup_s", since)
     return finished
 
