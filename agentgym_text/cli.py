@@ -101,7 +101,11 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         vector_mode=args.vector_mode, seed=args.seed, repeats=args.repeats, progress_bar=not args.quiet,
     )
     out = Path(args.out or f"runs/{args.agent}")
-    code = _run_and_report(args.agent, settings, config, out, report=not args.no_report)
+    try:
+        code = _run_and_report(args.agent, settings, config, out, report=not args.no_report)
+    except ValueError as error:  # unknown env id, a run folder holding another agent's run, bad settings
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     if args.wandb:
         from agentgym_text.eval.wandb_log import log_to_wandb
 
