@@ -99,6 +99,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     config = EvalConfig(
         envs=args.envs, tasks=args.tasks, max_steps=args.max_steps, num_envs=args.num_envs,
         vector_mode=args.vector_mode, seed=args.seed, repeats=args.repeats, progress_bar=not args.quiet,
+        stop_after_repeats=args.stop_after_repeats,
     )
     out = Path(args.out or f"runs/{args.agent}")
     try:
@@ -192,6 +193,8 @@ def _add_eval_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--vector-mode", choices=("sync", "async"), default="sync")
     command.add_argument("--seed", type=int, default=0)
     command.add_argument("--repeats", type=int, default=1, help="episodes per task")
+    command.add_argument("--stop-after-repeats", type=int, default=None,
+                         help="end an episode after this many repeated actions in a row (finish: repetition)")
     command.add_argument("--out", default=None, help="run folder (default runs/<agent>); reruns resume it")
     command.add_argument("--no-report", action="store_true")
     command.add_argument("--quiet", action="store_true", help="no progress bar")

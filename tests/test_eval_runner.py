@@ -143,3 +143,20 @@ def test_wandb_logging_is_optional(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "wandb", None)  # as if not installed
     assert log_to_wandb(tmp_path) is False
     assert "wandb is not installed" in capsys.readouterr().out
+
+
+def test_repeated_actions_can_end_episodes_with_finish_reason_repetition(tmp_path):
+    from agentgym_text.agents.base import Agent, Decision
+
+    class Stubborn(Agent):
+        name = "stubborn"
+
+        def act(self, turns):
+            return [Decision(action="put 1 at row 1 column 1") for _ in turns]
+
+    config = EvalConfig(envs=SUDOKU, tasks="2", max_steps=20, stop_after_repeats=3, progress_bar=False)
+    run_eval(Stubborn(), config, tmp_path)
+    episodes = _episodes(tmp_path)
+    assert [e["finish_reason"] for e in episodes] == ["repetition"] * 2
+    assert [e["steps"] for e in episodes] == [4, 4]  # one new action, then three repeats
+    assert episodes[0]["repetition"] == [0.0, 1.0, 1.0, 1.0]

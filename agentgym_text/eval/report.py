@@ -8,7 +8,6 @@ reasons, and a per-episode trajectory viewer. Several runs are shown side by sid
 from __future__ import annotations
 
 import html
-import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -330,8 +329,3 @@ def _episode_html(run_name: str, episode: dict[str, Any], steps: list[dict[str, 
         "<table class=steps><tr><th>#</th><th>action</th><th>observation</th><th>valid</th><th>PR %</th></tr>"
         + "".join(rows) + "</table></details>"
     )
-
-
-def metrics_json(run: LoadedRun) -> str:
-    """The run's metrics as JSON text (written beside the report)."""
-    return json.dumps(run.metrics, indent=2, ensure_ascii=False)

@@ -46,6 +46,8 @@ class EvalConfig:
     seed: int = 0
     repeats: int = 1
     progress_bar: bool = True
+    stop_after_repeats: int | None = None
+    """End an episode (finish_reason "repetition") after this many repeated actions in a row."""
 
 
 @dataclass
@@ -101,13 +103,14 @@ def make_vector_env(
     mode: str = "sync",
     max_steps: int | None = None,
     wrappers: Sequence[Callable[[gym.Env], gym.Env]] = (),
+    stop_after_repeats: int | None = None,
 ) -> gym.vector.VectorEnv:
     """``num_envs`` copies of ``env_id`` + ``RepetitionTracker`` + ``wrappers``, autoreset disabled."""
     wrappers = tuple(wrappers)
 
     def make_one() -> gym.Env:
         env = gym.make(env_id, max_episode_steps=max_steps) if max_steps else gym.make(env_id)
-        env = RepetitionTracker(env)
+        env = RepetitionTracker(env, stop_after=stop_after_repeats)
         for wrapper in wrappers:
             env = wrapper(env)
         return env
@@ -182,6 +185,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
         "repeats": config.repeats,
         "num_envs": config.num_envs,
         "vector_mode": config.vector_mode,
+        "stop_after_repeats": config.stop_after_repeats,
     }
     store = RunStore(out)
     finished = store.open(settings)
@@ -233,7 +237,7 @@ def _run_env(
     count = max(1, min(config.num_envs, len(pending_plans)))
     since = time.perf_counter()
     envs = make_vector_env(env_id, count, mode=config.vector_mode, max_steps=config.max_steps,
-                           wrappers=agent.env_wrappers())
+                           wrappers=agent.env_wrappers(), stop_after_repeats=config.stop_after_repeats)
     if config.vector_mode == "async":
         envs.call("task_ids")  # wait until every worker has built its env
     clock.add("setup_s", since)
