@@ -266,13 +266,14 @@ def _clear_blocker(world, targets, depth: int) -> str:
     return "turn left"
 
 
-def _drop_somewhere(world, avoid: set[tuple[int, int]] = frozenset()) -> str:
-    """Put down what is carried in a free cell off ``avoid`` that blocks no door (turning to find one)."""
+def _drop_somewhere(world, avoid: set[tuple[int, int]] = frozenset(), depth: int = 0) -> str:
+    """Put down what is carried, preferring a free cell off ``avoid`` that blocks no door."""
     env = world.env
     ax, ay = agent_cell(env)
     direction = int(env.agent_dir)
     avoid = set(avoid) | _KEEP_CLEAR
-    off_route = any_free = None
+    in_doorway = _cell_type(env, (ax, ay)) == "door"
+    ideal = off_route = any_free = None
     for turn, action in ((0, "drop"), (3, "turn left"), (1, "turn right"), (2, "turn right")):
         dx, dy = DIR_VECS[(direction + turn) % 4]
         cell = (ax + dx, ay + dy)
@@ -281,15 +282,39 @@ def _drop_somewhere(world, avoid: set[tuple[int, int]] = frozenset()) -> str:
         any_free = any_free or action
         if cell not in avoid:
             off_route = off_route or action
-            if not _next_to_door(env, cell):
-                return action
-    if world.front() is None and _cell_type(env, agent_cell(env)) == "door":
-        return "move forward"  # never block a doorway: step out of it first
+            if not _next_to_door(env, cell) and not in_doorway:
+                ideal = ideal or action
+    if ideal is not None:
+        return ideal
+    walk = _walk_to_drop_cell(world, avoid, depth)
+    if walk is not None:
+        return walk
     if off_route is not None:
         return off_route
-    if world.front() is None:
-        return "move forward"  # nowhere good to drop from here: move on and look again
-    return any_free or "turn left"
+    if any_free is not None:
+        return any_free
+    return "move forward" if world._check_low_level("forward").__class__ is Plan else "turn left"
+
+
+def _walk_to_drop_cell(world, avoid, depth: int) -> str | None:
+    """A step towards the nearest free cell (off ``avoid``, next to no door) to drop things on."""
+    env = world.env
+    grid = env.grid
+    width = grid.width
+    pairs = []
+    for index, obj in enumerate(grid.grid):
+        cell = (index % width, index // width)
+        if obj is not None or cell in avoid or _next_to_door(env, cell):
+            continue
+        for dx, dy in DIR_VECS:
+            stand = (cell[0] - dx, cell[1] - dy)
+            if 0 <= stand[0] < width and 0 <= stand[1] < grid.height:
+                if grid.get(*stand) is None:  # not a doorway (the agent's own cell is None in the grid too)
+                    pairs.append((stand, cell))
+    route = _route(world, [], pairs)
+    if route is None or len(route[0]) > 12 or depth > _MAX_DEPTH:
+        return None
+    return _walk_towards(world, [route[1]], depth + 1, stands=[(route[0][-1], route[1])])
 
 
 def _cell_type(env, cell) -> str | None:
