@@ -9,12 +9,9 @@ EXTRAS ?= all,dev
 
 install: system $(STAMP)
 
-# System packages: a headless JRE for ScienceWorld, installed only when java is missing.
+# System packages (a headless JRE for ScienceWorld, Chromium for the report check), only when missing.
 system:
-	@command -v java >/dev/null 2>&1 || { \
-		echo "installing a headless JRE for ScienceWorld"; \
-		SUDO=$$(command -v sudo >/dev/null 2>&1 && [ "$$(id -u)" != 0 ] && echo sudo); \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq default-jre-headless >/dev/null; }
+	sh scripts/install-system.sh
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

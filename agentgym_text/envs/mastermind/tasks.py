@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from agentgym_text.core.tasks import TaskSet, TaskSpec
@@ -25,6 +27,7 @@ def expert_guess_count(rules: CodeRules, secret: str) -> int:
             return len(history)
 
 
+@lru_cache(maxsize=16)
 def make_tasks(rules: CodeRules, count: int = TASK_COUNT, seed: int = 0) -> TaskSet:
     """``count`` tasks; "hard" when the consistent-guess expert needs more than 5 guesses."""
     rng = np.random.default_rng(seed)

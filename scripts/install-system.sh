@@ -1,0 +1,16 @@
+#!/bin/sh
+# System packages the project needs, installed with apt-get only when missing:
+#   a headless JRE (ScienceWorld's engine) and Chromium (the report-rendering test).
+set -e
+missing=""
+command -v java >/dev/null 2>&1 || missing="$missing default-jre-headless"
+[ -x /usr/bin/chromium ] || missing="$missing chromium"
+[ -z "$missing" ] && exit 0
+SUDO=""
+if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then
+    SUDO=sudo
+fi
+echo "installing system packages:$missing"
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
