@@ -1,8 +1,8 @@
 """The HTML report: one self-contained file with every view, safe escaping, side-by-side comparison, and
 rendering in headless Chromium without JavaScript errors."""
 
-import os
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
