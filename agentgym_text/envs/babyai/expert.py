@@ -32,7 +32,11 @@ def expert_action(world) -> str:
     instr = active[0].instr
     _KEEP_CLEAR.clear()
     _SEALED.clear()
-    _KEEP_CLEAR.update(_route_cells_ignoring_objects(world, _clause_targets(world, instr)))
+    for clause in todo:  # keep the way to every remaining target clear, not just the current one
+        _KEEP_CLEAR.update(_route_cells_ignoring_objects(world, _clause_targets(world, clause.instr)))
+        if isinstance(clause.instr, PutNextInstr):
+            fixed = [obj for obj in clause.instr.desc_fixed.obj_set if world.position_of(obj) is not None]
+            _KEEP_CLEAR.update(_route_cells_ignoring_objects(world, fixed))
     if isinstance(instr, PutNextInstr):
         return _put_next(world, instr)
     objs = [obj for obj in instr.desc.obj_set if world.position_of(obj) is not None]
@@ -229,8 +233,13 @@ def _fetch_key(world, color: str, depth: int) -> str:
 
 
 def _route_cells_ignoring_objects(world, objs) -> set[tuple[int, int]]:
-    path = _loose_path(world, [world.position_of(obj) for obj in objs if world.position_of(obj) is not None])
-    return set(path or [])
+    """Cells of the way to ``objs``: the route around objects and the one as if objects were moved."""
+    targets = [world.position_of(obj) for obj in objs if world.position_of(obj) is not None]
+    cells = set(_loose_path(world, targets) or [])
+    route = _route(world, targets)
+    if route is not None:
+        cells.update(route[0])
+    return cells
 
 
 def _loose_path(world, targets) -> list[tuple[int, int]] | None:
