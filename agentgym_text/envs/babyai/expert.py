@@ -343,13 +343,19 @@ def _next_to_door(env, cell) -> bool:
 def _put_next(world, instr) -> str:
     env = world.env
     carrying = env.carrying
+    fixed = [world.position_of(obj) for obj in instr.desc_fixed.obj_set]
+    fixed = [pos for pos in fixed if pos is not None]
     if carrying is None or carrying not in instr.desc_move.obj_set:
         if carrying is not None:
             return _drop_somewhere(world)
         moving = [obj for obj in instr.desc_move.obj_set if world.position_of(obj) is not None]
+        if _route(world, fixed) is None and _loose_path(world, fixed) is not None:
+            # the way to the destination is blocked: clear it before fetching the object to move
+            path = _loose_path(world, fixed)
+            blockers = [world.env.grid.get(*cell) for cell in path[1:]]
+            if not any(obj is not None and obj in instr.desc_move.obj_set for obj in blockers):
+                return _clear_blocker(world, fixed, 0)
         return _reach(world, moving, "pickup")
-    fixed = [world.position_of(obj) for obj in instr.desc_fixed.obj_set]
-    fixed = [pos for pos in fixed if pos is not None]
     free_cells = sorted(
         {(x + dx, y + dy) for x, y in fixed for dx, dy in DIR_VECS if env.grid.get(x + dx, y + dy) is None}
     )
