@@ -346,8 +346,6 @@ def _put_next(world, instr) -> str:
     fixed = [world.position_of(obj) for obj in instr.desc_fixed.obj_set]
     fixed = [pos for pos in fixed if pos is not None]
     if carrying is None or carrying not in instr.desc_move.obj_set:
-        if carrying is not None:
-            return _drop_somewhere(world)
         moving = [obj for obj in instr.desc_move.obj_set if world.position_of(obj) is not None]
         if _route(world, fixed) is None and _loose_path(world, fixed) is not None:
             # the way to the destination is blocked: clear it before fetching the object to move
