@@ -1,0 +1,172 @@
+"""``AgentBoard/PDDL-v0``: PDDL planning problems (Blocksworld, Gripper, Barman, Tyreworld) as a text game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentgym_text.core.info import InvalidReason, difficulty_from_subgoals
+from agentgym_text.core.progress import Progress, match_score
+from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
+from agentgym_text.core.text_env import Outcome, Start, TextEnv
+from agentgym_text.envs.pddl.grounding import State
+from agentgym_text.envs.pddl.parsing import ParseFailure, normalise
+from agentgym_text.envs.pddl.problems import PROBLEM_DIR, LoadedProblem, load
+from agentgym_text.envs.pddl.tasks import HARD_ABOVE_GOAL_LITERALS, shipped_tasks
+from agentgym_text.envs.pddl.templates import canonical_domain
+
+__all__ = ["PDDLEnv", "LOOK_ACTIONS"]
+
+LOOK_ACTIONS = frozenset({"look around", "look", "look at the state", "observe", "state"})
+
+
+class PDDLEnv(TextEnv):
+    """Reach a PDDL goal by typing actions such as ``stack b1 on b2`` (or ``stack b1 b2``).
+
+    The first observation and ``look around`` show the whole state; after an action the observation says
+    what became true and what stopped being true. ``progress_now`` is the fraction of goal literals true now;
+    ``progress_rate`` is its best value over the states reached by actions, so, as in AgentBoard (whose
+    score is updated only on state-changing steps), goal literals already true at the start count from the
+    first action on, and the rewards of an episode sum to its final ``progress_rate``. ``subgoals`` lists
+    the goal literals and ``subgoals_done`` which of them hold now. The expert replans from the current
+    state.
+
+    ``domain`` restricts the shipped tasks to one domain; ``domain`` plus ``problem_file`` plays any problem
+    file of a supported domain (IPC style; ``max_steps`` sets its budget).
+
+    >>> env = PDDLEnv()
+    >>> obs, info = env.reset(options={"task_id": "pddl-blocksworld-p01"})
+    >>> while not env.episode_over:
+    ...     obs, reward, terminated, truncated, info = env.step(env.expert_action())
+    >>> info["success"], info["progress_rate"]
+    (True, 1.0)
+    """
+
+    cheap_admissible_actions = True
+
+    def __init__(
+        self,
+        domain: str | None = None,
+        problem_file: str | Path | None = None,
+        max_steps: int | None = None,
+        **kwargs,
+    ):
+        if problem_file is not None:
+            if domain is None:
+                raise ValueError("problem_file needs domain= (one of blocksworld, gripper, barman, tyreworld)")
+            tasks = self._user_task(canonical_domain(domain), Path(problem_file), max_steps)
+        else:
+            tasks = shipped_tasks(domain)
+        super().__init__(tasks, **kwargs)
+        self._problem: LoadedProblem | None = None
+        self._state: State = frozenset()
+        self._acted = False
+        self._best = 0.0
+
+    @staticmethod
+    def _user_task(domain: str, path: Path, max_steps: int | None) -> TaskSet:
+        loaded = load(domain, path)
+        goal_count = len(loaded.ground.goal)
+        return TaskSet(
+            [
+                TaskSpec(
+                    task_id=f"pddl-{domain}-{path.stem}",
+                    params={"domain": domain, "problem": str(path.expanduser().resolve())},
+                    goal=loaded.renderer.goal(loaded.ground.goal),
+                    difficulty=difficulty_from_subgoals(goal_count, HARD_ABOVE_GOAL_LITERALS),
+                    max_steps=max_steps or DEFAULT_MAX_STEPS,
+                )
+            ]
+        )
+
+    # ---- engine hooks ------------------------------------------------------------------------------
+    def _start(self, task: TaskSpec, seed: int) -> Start:
+        path = Path(task.params["problem"])
+        self._problem = load(task.params["domain"], path if path.is_absolute() else PROBLEM_DIR / path)
+        self._state = self._problem.ground.init
+        self._acted = False
+        self._best = 0.0
+        renderer = self._problem.renderer
+        goal = renderer.goal(self._problem.ground.goal)
+        observation = (
+            f"{renderer.text.title}. {renderer.text.intro}\n"
+            f"Objects: {', '.join(sorted(self._problem.ground.objects))}.\n"
+            f"The current state: {renderer.facts_text(self._state)}\n"
+            f"{goal}\n"
+            "Type 'check valid actions' to list what you can do now, or 'look around' to see the whole state."
+        )
+        return Start(observation=observation, goal=goal)
+
+    def _act(self, action: str) -> Outcome:
+        problem = self._require_problem()
+        if normalise(action) in LOOK_ACTIONS:
+            return Outcome(observation="The current state: " + problem.renderer.facts_text(self._state))
+        parsed = problem.parser.parse(action)
+        if isinstance(parsed, ParseFailure):
+            return Outcome.invalid(parsed.message + " Type 'check valid actions' to list them.", parsed.reason)
+        text = problem.renderer.action(parsed.key)
+        ground = problem.ground.by_key.get(parsed.key)
+        if ground is None or not ground.applicable(self._state):
+            failed = problem.ground.failed_preconditions(parsed.operator, parsed.args, self._state)
+            missing = " ".join(problem.renderer.fact(atom) + "." for atom in failed) or "(its preconditions)"
+            return Outcome.invalid(
+                f"You cannot {text} now. It needs these facts, which are not true: {missing} Nothing changed.",
+                InvalidReason.PRECONDITION,
+            )
+        before = self._state
+        self._state = ground.apply(before)
+        self._acted = True
+        added, removed = self._state - before, before - self._state
+        parts = [f"You {text}."]
+        parts.append("Now true: " + (problem.renderer.facts_text(added) or "nothing new."))
+        if removed:
+            parts.append("No longer true: " + problem.renderer.facts_text(removed))
+        if problem.ground.is_goal(self._state):
+            parts.append("The goal is satisfied.")
+            return Outcome(observation=" ".join(parts), terminated=True, success=True)
+        return Outcome(observation=" ".join(parts))
+
+    def _progress(self) -> Progress:
+        problem = self._require_problem()
+        flags = problem.ground.goal_flags(self._state)
+        now = match_score(flags)
+        if self._acted:
+            self._best = max(self._best, now)
+        return Progress(
+            now=now,
+            best=self._best,
+            subgoals=tuple(problem.renderer.fact(atom) for atom in problem.ground.goal),
+            subgoals_done=tuple(flags),
+        )
+
+    def _admissible_actions(self) -> list[str]:
+        problem = self._require_problem()
+        return sorted(problem.renderer.action(a.key) for a in problem.ground.applicable(self._state))
+
+    def _help_text(self) -> str:
+        actions = self._admissible_actions()
+        listing = ", ".join(actions) if actions else "none (no action applies in this state)"
+        return (
+            f"Valid actions are: {listing}. You can also type 'look around' or 'check valid actions'. "
+            "Operator forms such as 'stack b1 b2' work too."
+        )
+
+    def _expert_action(self) -> str | None:
+        problem = self._require_problem()
+        key = problem.planner.next_action(self._state)
+        return problem.renderer.action(key) if key is not None else None
+
+    # ---- public extras -----------------------------------------------------------------------------
+    @property
+    def state_atoms(self) -> frozenset[tuple[str, ...]]:
+        """The current state as ground atoms ``(predicate, *args)`` (static facts included)."""
+        return self._state
+
+    @property
+    def problem(self) -> LoadedProblem:
+        """The loaded problem of the current episode (ground actions, renderer, parser, planner)."""
+        return self._require_problem()
+
+    def _require_problem(self) -> LoadedProblem:
+        if self._problem is None:
+            raise RuntimeError("call reset() first")
+        return self._problem

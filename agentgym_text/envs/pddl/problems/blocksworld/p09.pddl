@@ -1,0 +1,25 @@
+(define (problem blocksworld-p09)
+  (:domain blocks)
+  (:objects
+    b1 b2 b3 b4 b5 b6
+  )
+  (:init
+    (clear b2)
+    (clear b4)
+    (clear b5)
+    (on b2 b3)
+    (on b4 b6)
+    (on b5 b1)
+    (ontable b1)
+    (ontable b3)
+    (ontable b6)
+    (handempty)
+  )
+  (:goal (and
+    (on b1 b6)
+    (on b2 b1)
+    (on b3 b5)
+    (on b4 b2)
+    (on b6 b3)
+  ))
+)

@@ -1,0 +1,26 @@
+(define (problem blocksworld-p10)
+  (:domain blocks)
+  (:objects
+    b1 b2 b3 b4 b5 b6
+  )
+  (:init
+    (clear b4)
+    (clear b5)
+    (clear b6)
+    (on b2 b3)
+    (on b4 b2)
+    (on b5 b1)
+    (ontable b1)
+    (ontable b3)
+    (ontable b6)
+    (handempty)
+  )
+  (:goal (and
+    (on b1 b4)
+    (on b2 b3)
+    (on b3 b6)
+    (on b5 b1)
+    (ontable b4)
+    (ontable b6)
+  ))
+)

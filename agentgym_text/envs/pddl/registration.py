@@ -1,0 +1,14 @@
+"""Registers ``AgentBoard/PDDL-v0`` (light: no pddlgym or pyperplan import here)."""
+
+from agentgym_text.core.registry import register_env
+
+register_env(
+    "AgentBoard/PDDL-v0",
+    "agentgym_text.envs.pddl.env:PDDLEnv",
+    family="pddl",
+    category="game",
+    task_count=60,
+    requires="pddl",
+    description="PDDL planning games (Blocksworld 10, Gripper 20, Barman 20, Tyreworld 10): reach the goal "
+    "with natural-language or operator-style actions; progress = fraction of goal literals true.",
+)
