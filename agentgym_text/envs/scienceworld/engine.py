@@ -1,0 +1,182 @@
+"""The ScienceWorld engine adapter: one lazily started JVM per instance, and the few simulator calls we use.
+
+``scienceworld.ScienceWorldEnv.step`` also fetches the look text, inventory, task description and the full list
+of valid action-object combinations after every step (about 0.1 s of the 0.15 s a step takes). The text env
+needs none of those per step, so this adapter talks to the simulator's ``server`` object directly and fetches
+the valid-action list only when asked.
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "JAVA_INSTALL_HINT",
+    "JavaUnavailableError",
+    "ScienceWorldEngine",
+    "StepResult",
+    "simplifications_for",
+]
+
+JAVA_INSTALL_HINT = (
+    "ScienceWorld needs a Java runtime (Java 8 or newer) on PATH. On Debian/Ubuntu: "
+    "`sudo apt-get install -y default-jre-headless` (or `make test`, which installs it when missing); "
+    "then `pip install 'agentgym-text[scienceworld]'`."
+)
+
+AGENTBOARD_SIMPLIFICATIONS = ("selfWateringFlowerPots", "openContainers", "openDoors", "noElectricalAction")
+"""AgentBoard's load options; electrical tasks drop ``noElectricalAction`` (the simulator refuses it there)."""
+
+_NO_STEP_LIMIT = 10**9  # the StepLimit wrapper owns the budget, not the simulator
+
+
+def simplifications_for(task_name: str) -> str:
+    """AgentBoard's simplification string for ``task_name``, minus what the simulator refuses for that task."""
+    electrical = "power-component" in task_name or "conductivity" in task_name
+    return ",".join(s for s in AGENTBOARD_SIMPLIFICATIONS if not (electrical and s == "noElectricalAction"))
+
+
+class JavaUnavailableError(RuntimeError):
+    """Java (or the scienceworld package) is missing, or the JVM would not start."""
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What the simulator says after one command: its text, score in [-1, 1] and completion flag."""
+
+    observation: str
+    score: float
+    completed: bool
+
+    @property
+    def success(self) -> bool:
+        return self.completed and self.score >= 1.0
+
+    @property
+    def failed(self) -> bool:
+        return self.score < 0
+
+
+_LIVE: "weakref.WeakSet[ScienceWorldEngine]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all_engines() -> None:
+    for engine in list(_LIVE):
+        engine.close()
+
+
+class ScienceWorldEngine:
+    """A ScienceWorld simulator in its own JVM, started at the first ``load``.
+
+    >>> engine = ScienceWorldEngine()
+    >>> engine.started
+    False
+    """
+
+    def __init__(self) -> None:
+        self._sim: Any = None
+        self._loaded: tuple[str, int, str, bool] | None = None
+        self._used = False
+
+    @property
+    def started(self) -> bool:
+        return self._sim is not None
+
+    @property
+    def fresh(self) -> bool:
+        """True until the JVM has loaded anything (a restarted JVM is fresh again)."""
+        return not self._used
+
+    def restart(self) -> None:
+        """A new JVM, so that nothing earlier episodes did can affect the next one."""
+        self.close()
+        self.start()
+
+    @property
+    def jvm_pid(self) -> int | None:
+        """The process id of this instance's JVM, or None before it starts."""
+        return None if self._sim is None else int(self._sim._gateway.java_process.pid)
+
+    def start(self) -> None:
+        """Start the JVM now (normally done by the first ``load``)."""
+        if self._sim is not None:
+            return
+        if shutil.which("java") is None:
+            raise JavaUnavailableError("No `java` executable found. " + JAVA_INSTALL_HINT)
+        try:
+            from scienceworld import ScienceWorldEnv
+        except ImportError as error:
+            raise JavaUnavailableError(f"The scienceworld package is not installed ({error}). "
+                                       + JAVA_INSTALL_HINT) from error
+        try:
+            self._sim = ScienceWorldEnv("", envStepLimit=_NO_STEP_LIMIT)
+        except Exception as error:  # py4j raises plain Exceptions when the JVM dies at start
+            raise JavaUnavailableError(f"The ScienceWorld JVM did not start ({error}). " + JAVA_INSTALL_HINT) from error
+        _LIVE.add(self)
+
+    def close(self) -> None:
+        """Stop the JVM (idempotent)."""
+        sim, self._sim = self._sim, None
+        self._loaded = None
+        self._used = False
+        _LIVE.discard(self)
+        if sim is not None:
+            try:
+                sim.close()
+            except Exception:  # the JVM may already be gone at interpreter exit
+                pass
+
+    def load(self, task_name: str, variation: int, simplifications: str, gold_path: bool = False) -> None:
+        """Load a task variation (skipped when it is already loaded the same way).
+
+        The simulator seeds its random generator with the variation at every load and reset, but generating
+        the gold path draws from it too: a world loaded with ``gold_path=True`` then evolves differently
+        (bees, plants) from one loaded without. Play always happens on a load without the gold path.
+        """
+        self.start()
+        key = (task_name, int(variation), simplifications, bool(gold_path))
+        if self._loaded == key:
+            return
+        self._used = True
+        self._sim.load(task_name, int(variation), simplifications, generateGoldPath=gold_path)
+        self._loaded = key
+
+    def reset(self) -> str:
+        """Back to the first move of the loaded variation; returns the room description plus the inventory."""
+        self._sim.server.reset()
+        look = str(self._sim.server.step("look around"))
+        return look + "\n" + self.inventory()
+
+    def step(self, command: str) -> StepResult:
+        server = self._sim.server
+        observation = str(server.step(command))
+        return StepResult(observation, float(server.getScore()), bool(server.getCompleted()))
+
+    def inventory(self) -> str:
+        return str(self._sim.server.freeActionInventory())
+
+    def task_description(self) -> str:
+        return str(self._sim.server.freeActionTaskDesc())
+
+    def valid_actions(self) -> list[str]:
+        """Every valid action-object combination in the current state, sorted and without duplicates."""
+        return sorted(set(self._sim.get_valid_action_object_combinations()))
+
+    def gold_actions(self) -> list[str]:
+        """The simulator's gold action sequence for the loaded variation (needs ``load(..., gold_path=True)``)."""
+        return [str(action) for action in self._sim.get_gold_action_sequence()]
+
+    def task_names(self) -> list[str]:
+        self.start()
+        return [str(name) for name in self._sim.get_task_names()]
+
+    def test_variations(self) -> list[int]:
+        return [int(v) for v in self._sim.get_variations_test()]
+
+    def __del__(self) -> None:
+        self.close()

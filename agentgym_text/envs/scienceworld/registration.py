@@ -1,0 +1,15 @@
+"""Registers ``AgentBoard/ScienceWorld-v0`` (light: the JVM starts only at the env's first reset)."""
+
+from agentgym_text.core.registry import register_env
+from agentgym_text.envs.scienceworld.tasks import TASK_COUNT
+
+register_env(
+    "AgentBoard/ScienceWorld-v0",
+    "agentgym_text.envs.scienceworld.env:ScienceWorldTextEnv",
+    family="scienceworld",
+    category="embodied",
+    task_count=TASK_COUNT,
+    requires="scienceworld",
+    description="ScienceWorld's 30 science tasks (3 variations each) with AgentBoard's pinned goals and "
+    "evenly weighted subgoals; needs Java.",
+)

@@ -1,0 +1,195 @@
+"""ScienceWorld env against the real simulator. Every env here starts a JVM (~1.5 s), so the module shares one."""
+
+import os
+import shutil
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import agentgym_text  # noqa: F401  (registers the ids)
+from agentgym_text.envs.scienceworld.engine import JavaUnavailableError
+from agentgym_text.envs.scienceworld.tasks import load_instances, task_id_for
+
+ENV_ID = "AgentBoard/ScienceWorld-v0"
+
+pytestmark = pytest.mark.skipif(shutil.which("java") is None, reason="ScienceWorld needs Java")
+
+
+def _shortest_per_type(count: int) -> list[str]:
+    """Ids of the ``count`` task types with the shortest gold paths (one variation each): a fast subset."""
+    best: dict[str, dict] = {}
+    for inst in load_instances():
+        if inst["task_name"] not in best or len(inst["gold_actions"]) < len(best[inst["task_name"]]["gold_actions"]):
+            best[inst["task_name"]] = inst
+    chosen = sorted(best.values(), key=lambda inst: (len(inst["gold_actions"]), inst["task_name"]))[:count]
+    return [task_id_for(inst["task_name"], inst["variation"]) for inst in chosen]
+
+
+FAST_SUBSET = _shortest_per_type(8)
+ALL_TASK_IDS = [task_id_for(inst["task_name"], inst["variation"]) for inst in load_instances()]
+
+
+@pytest.fixture(scope="module")
+def env():
+    made = gym.make(ENV_ID)
+    yield made
+    made.close()
+
+
+def _run_expert(env, task_id):
+    obs, info = env.reset(options={"task_id": task_id})
+    flags_history = [info["subgoals_done"]]
+    done = False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(env.unwrapped.expert_action())
+        assert info["valid"], (task_id, obs)
+        flags_history.append(info["subgoals_done"])
+        done = terminated or truncated
+    return info, flags_history
+
+
+def _assert_credited_in_order(flags_history):
+    for flags in flags_history:
+        first_open = flags.index(False) if False in flags else len(flags)
+        assert not any(flags[first_open:]), f"subgoal credited out of order: {flags}"
+    counts = [sum(flags) for flags in flags_history]
+    assert counts == sorted(counts) and counts[-1] == len(flags_history[-1])
+    assert len(set(counts)) == len(flags_history[-1]) + 1, "every subgoal should be credited at its own step"
+
+
+@pytest.mark.parametrize("task_id", FAST_SUBSET)
+def test_expert_solves_fast_subset_with_subgoals_credited_in_order(env, task_id):
+    info, flags_history = _run_expert(env, task_id)
+    assert info["success"] and info["progress_rate"] == 1.0 and info["finish_reason"] == "success"
+    _assert_credited_in_order(flags_history)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task_id", ALL_TASK_IDS)
+def test_expert_solves_every_shipped_task(env, task_id):
+    info, flags_history = _run_expert(env, task_id)
+    assert info["success"] and info["progress_rate"] == 1.0
+    _assert_credited_in_order(flags_history)
+
+
+def test_random_agent_scores_lower_than_expert(env):
+    rng = np.random.default_rng(0)
+    rates, successes = [], 0
+    for task_id in FAST_SUBSET[:4]:
+        obs, info = env.reset(options={"task_id": task_id})
+        for _ in range(30):
+            actions = env.unwrapped.admissible_actions()
+            obs, reward, terminated, truncated, info = env.step(actions[int(rng.integers(len(actions)))])
+            if terminated or truncated:
+                break
+        rates.append(info["progress_rate"])
+        successes += info["success"]
+    assert np.mean(rates) < 0.5 and successes == 0
+
+
+def test_validity_is_judged_on_the_state_before_the_action(env):
+    task_id = next(t for t in ALL_TASK_IDS if t.startswith("scienceworld-boil-"))
+    obs, info = env.reset(options={"task_id": task_id})
+    room = obs.split("This room is called the ", 1)[1].split(".", 1)[0]
+    door = next(a for a in env.unwrapped.admissible_actions() if a.startswith("go to ") and "door" not in a
+                and a != f"go to {room}")
+    target = door[len("go to "):]
+    obs, _, _, _, info = env.step(door)
+    assert info["valid"] and obs == f"You move to the {target}."
+    obs, _, _, _, info = env.step(door)  # now we are there: the same command cannot be done again
+    assert not info["valid"] and info["invalid_reason"] == "precondition_failed" and "not clear" in obs
+
+
+def test_invalid_input_is_explained(env):
+    env.reset(options={"task_index": 0})
+    obs, _, _, _, info = env.step("pick up unicorn")
+    assert info["invalid_reason"] == "unknown_object" and obs.startswith("No known action matches that input.")
+    obs, _, _, _, info = env.step("fly to the moon")
+    assert info["invalid_reason"] == "unknown_action" and "look around" in obs
+    obs, _, _, _, info = env.step("check valid actions")
+    assert info["valid"] and obs.startswith("Choose an action from these valid actions: ")
+    assert "look around" in env.unwrapped.admissible_actions()
+
+
+def test_ambiguity_question_can_be_answered_or_left(env):
+    inst = next(i for i in load_instances() if i["task_name"] == "grow-plant")
+    gold = inst["gold_actions"]
+    answer = next(k for k, action in enumerate(gold) if action.isdigit())
+    env.reset(options={"task_id": task_id_for(inst["task_name"], inst["variation"])})
+    for action in gold[:answer]:
+        obs, _, _, _, info = env.step(action)
+    assert obs.startswith("Ambiguous request") and info["valid"]
+    assert env.unwrapped.admissible_actions()[0] == "0"
+    obs, _, _, _, info = env.step("look around")  # leaves the question unanswered: it is cancelled
+    assert info["valid"] and obs.startswith("This room is called")
+    obs, _, _, _, info = env.step(gold[answer - 1])
+    assert obs.startswith("Ambiguous request")
+    obs, _, _, _, info = env.step(gold[answer])
+    assert info["valid"] and obs.startswith("You move")
+
+
+def test_a_variation_that_is_not_shipped_is_built_at_reset():
+    shipped = {i["variation"] for i in load_instances() if i["task_name"] == "lifespan-longest-lived"}
+    variation = next(v for v in range(100) if v not in shipped)
+    env = gym.make(ENV_ID, task_name="lifespan-longest-lived", variation=variation)
+    try:
+        obs, info = env.reset()
+        assert info["task_id"] == task_id_for("lifespan-longest-lived", variation)
+        assert info["goal"].startswith("Your task is to") and len(info["subgoals"]) >= 2
+        done = False
+        while not done:
+            obs, reward, terminated, truncated, info = env.step(env.unwrapped.expert_action())
+            done = terminated or truncated
+        assert info["success"] and info["progress_rate"] == 1.0
+    finally:
+        env.close()
+
+
+def test_close_stops_the_jvm():
+    env = gym.make(ENV_ID)
+    env.reset(options={"task_index": 0})
+    pid = env.unwrapped.jvm_pid
+    assert pid is not None and os.path.exists(f"/proc/{pid}")
+    env.close()
+    assert env.unwrapped.jvm_pid is None
+    for _ in range(100):
+        if not os.path.exists(f"/proc/{pid}") or "Z" in open(f"/proc/{pid}/stat").read().split(")")[1][:3]:
+            break
+        import time
+
+        time.sleep(0.05)
+    else:
+        pytest.fail("the JVM is still running after close()")
+
+
+def test_missing_java_is_reported_with_the_install_hint(monkeypatch):
+    import agentgym_text.envs.scienceworld.engine as engine_module
+
+    monkeypatch.setattr(engine_module.shutil, "which", lambda name: None)
+    env = gym.make(ENV_ID)
+    with pytest.raises(JavaUnavailableError, match="apt-get install"):
+        env.reset(options={"task_index": 0})
+    env.close()
+
+
+def test_two_async_workers_each_run_their_own_jvm():
+    ids = FAST_SUBSET[:2]
+    envs = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="async")
+    try:
+        envs.set_attr("next_task_id", ids)
+        obs, infos = envs.reset(seed=0)
+        assert list(infos["task_id"]) == ids
+        pids = envs.get_attr("jvm_pid")
+        assert len(set(pids)) == 2 and all(pid for pid in pids)
+        finished = np.zeros(2, dtype=bool)
+        for _ in range(200):
+            actions = tuple(a or "look around" for a in envs.call("expert_action"))
+            obs, rewards, terminated, truncated, infos = envs.step(actions)
+            assert all(infos["success"][terminated]), "a worker ended without success"
+            finished |= terminated
+            if finished.all():
+                break
+        assert finished.all()
+    finally:
+        envs.close()
