@@ -9,7 +9,6 @@ from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.babyai.commands import Command, ParseError, parse_command
 from agentgym_text.envs.babyai.expert import expert_action
 from agentgym_text.envs.babyai.instructions import build_subgoals
-from agentgym_text.envs.babyai.navigation import Plan
 from agentgym_text.envs.babyai.tasks import agentboard_tasks, procedural_tasks
 from agentgym_text.envs.babyai.world import BabyAIWorld, Refusal
 
@@ -78,6 +77,8 @@ class BabyAIEnv(TextEnv):
 
     def _feedback_before(self, command: Command) -> str | None:
         world = self.world
+        if command.target is None and command.kind == "drop" and world.env.carrying is not None:
+            return world.label(world.env.carrying)
         front = world.front()
         if command.target is None and front is not None and front.type != "wall":
             return world.label(front)
@@ -92,7 +93,7 @@ class BabyAIEnv(TextEnv):
                 "right": "You turned right.",
                 "forward": "You moved forward.",
                 "pickup": f"You picked up the {world.label(carrying)}." if carrying is not None else "You picked it up.",
-                "drop": "You dropped it." if carrying is None else "You could not drop it.",
+                "drop": f"You dropped the {before}." if before else "You dropped it.",
                 "toggle": f"You toggled the {before}." if before else "You toggled it.",
             }[command.kind]
         name = f"{command.target} {command.index}" if command.index is not None else command.target

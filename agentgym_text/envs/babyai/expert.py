@@ -8,19 +8,21 @@ objects blocking the only route are picked up and put down out of the way.
 
 from __future__ import annotations
 
+import threading
+
 from minigrid.envs.babyai.core.verifier import GoToInstr, OpenInstr, PickupInstr, PutNextInstr, pos_next_to
 
 from agentgym_text.envs.babyai.commands import Command
 from agentgym_text.envs.babyai.instructions import clause_done, clauses
-from agentgym_text.envs.babyai.navigation import DIR_VECS, Plan, agent_cell, crossing_neighbours, true_reachability
+from agentgym_text.envs.babyai.navigation import DIR_VECS, Plan, agent_cell, true_reachability
 
 __all__ = ["expert_action"]
 
 _MAX_DEPTH = 4
-_KEEP_CLEAR: set[tuple[int, int]] = set()
-"""Cells on the way to the current clause's target: never drop things there (set by ``expert_action``)."""
-_SEALED: set[str] = set()
-"""Colours of locked doors the current key hunt must not route through (their key is what it looks for)."""
+_CALL = threading.local()
+"""Per-call scratch (thread-local): ``keep_clear`` = cells on the ways to the remaining targets, where nothing
+is dropped; ``sealed`` = colours of locked doors a key hunt must not route through (their key is the one
+it looks for)."""
 
 
 def expert_action(world) -> str:
@@ -30,13 +32,13 @@ def expert_action(world) -> str:
     if not active:
         return "turn left"
     instr = active[0].instr
-    _KEEP_CLEAR.clear()
-    _SEALED.clear()
+    _CALL.keep_clear = set()
+    _CALL.sealed = set()
     for clause in todo:  # keep the way to every remaining target clear, not just the current one
-        _KEEP_CLEAR.update(_route_cells_ignoring_objects(world, _clause_targets(world, clause.instr)))
+        _CALL.keep_clear.update(_route_cells_ignoring_objects(world, _clause_targets(world, clause.instr)))
         if isinstance(clause.instr, PutNextInstr):
             fixed = [obj for obj in clause.instr.desc_fixed.obj_set if world.position_of(obj) is not None]
-            _KEEP_CLEAR.update(_route_cells_ignoring_objects(world, fixed))
+            _CALL.keep_clear.update(_route_cells_ignoring_objects(world, fixed))
     if isinstance(instr, PutNextInstr):
         return _put_next(world, instr)
     objs = [obj for obj in instr.desc.obj_set if world.position_of(obj) is not None]
@@ -89,11 +91,11 @@ def _reach(world, objs, final: str, depth: int = 0) -> str:
             # hands must be free; a key is kept until the doors on the way are open
             return _drop_somewhere(world, set(route[0]))
     if final == "open":
-        usable = [obj for obj in objs if not obj.is_locked or world._has_key_for(obj)]
+        usable = [obj for obj in objs if not obj.is_locked or world.has_key_for(obj)]
         if usable:
             objs = usable
     if final == "open" and depth < _MAX_DEPTH:
-        locked = [obj for obj in objs if obj.is_locked and not world._has_key_for(obj)]
+        locked = [obj for obj in objs if obj.is_locked and not world.has_key_for(obj)]
         if locked and len(locked) == len(objs):
             door_pos = world.position_of(locked[0])
             if _route(world, [door_pos]) is None:
@@ -104,7 +106,7 @@ def _reach(world, objs, final: str, depth: int = 0) -> str:
             if final == "pickup":
                 return "pick up"
             if final == "open":
-                if obj.is_locked and not world._has_key_for(obj):
+                if obj.is_locked and not world.has_key_for(obj):
                     break
                 return "toggle"
             if final == "toggle":
@@ -126,7 +128,7 @@ def _reach(world, objs, final: str, depth: int = 0) -> str:
 
 def _route(world, targets, stands=None):
     """The true shortest route (cells) to stand facing one of ``targets``, objects blocking; or None."""
-    reach = true_reachability(world.env, objects_block=True, sealed_colors=frozenset(_SEALED))
+    reach = true_reachability(world.env, objects_block=True, sealed_colors=frozenset(getattr(_CALL, "sealed", ())))
     pairs = stands if stands is not None else _stand_cells(targets)
     best = None
     for stand, target in pairs:
@@ -156,7 +158,7 @@ def _walk_towards(world, targets, depth: int, stands=None) -> str:
     path, target = route
     doors = [(i, env.grid.get(x, y)) for i, (x, y) in enumerate(path) if (c := env.grid.get(x, y)) is not None and c.type == "door"]
     closed = [door for _, door in doors if not door.is_open]
-    if closed and closed[0].is_locked and not world._has_key_for(closed[0]) and depth < _MAX_DEPTH:
+    if closed and closed[0].is_locked and not world.has_key_for(closed[0]) and depth < _MAX_DEPTH:
         return _fetch_key(world, closed[0].color, depth)
     # The first door on the route: open it and go through, or just go through.
     for index, (x, y) in enumerate(path):
@@ -212,7 +214,7 @@ def _keys(world, color: str) -> list:
 
 
 def _fetch_key(world, color: str, depth: int) -> str:
-    _SEALED.add(color)
+    _CALL.sealed.add(color)
     keys = _keys(world, color)
     if keys:
         return _reach(world, keys, "pickup", depth + 1)
@@ -265,7 +267,7 @@ def _clear_blocker(world, targets, depth: int) -> str:
             continue
         if cell.type == "door" and not cell.is_open and depth < _MAX_DEPTH:
             # a closed door before the blocking object: open it first (with its key)
-            if cell.is_locked and not world._has_key_for(cell):
+            if cell.is_locked and not world.has_key_for(cell):
                 return _fetch_key(world, cell.color, depth + 1)
             return _reach(world, [cell], "open", depth + 1)
         if cell.type in ("key", "ball", "box"):
@@ -280,7 +282,7 @@ def _drop_somewhere(world, avoid: set[tuple[int, int]] = frozenset(), depth: int
     env = world.env
     ax, ay = agent_cell(env)
     direction = int(env.agent_dir)
-    avoid = set(avoid) | _KEEP_CLEAR
+    avoid = set(avoid) | _CALL.keep_clear
     in_doorway = _cell_type(env, (ax, ay)) == "door"
     ideal = off_route = any_free = None
     for turn, action in ((0, "drop"), (3, "turn left"), (1, "turn right"), (2, "turn right")):
@@ -302,7 +304,7 @@ def _drop_somewhere(world, avoid: set[tuple[int, int]] = frozenset(), depth: int
         return off_route
     if any_free is not None:
         return any_free
-    return "move forward" if world._check_low_level("forward").__class__ is Plan else "turn left"
+    return "move forward" if isinstance(world.check(Command("forward")), Plan) else "turn left"
 
 
 def _walk_to_drop_cell(world, avoid, depth: int) -> str | None:

@@ -206,14 +206,15 @@ class BabyAIWorld:
                 "There is nothing to toggle in front of you (only doors and boxes can be toggled).",
                 InvalidReason.PRECONDITION,
             )
-        if front.type == "door" and front.is_locked and not self._has_key_for(front):
+        if front.type == "door" and front.is_locked and not self.has_key_for(front):
             return Refusal(
                 f"The {self.label(front)} is locked and you are not carrying a {front.color} key.",
                 InvalidReason.PRECONDITION,
             )
         return Plan([TOGGLE])
 
-    def _has_key_for(self, door) -> bool:
+    def has_key_for(self, door) -> bool:
+        """Whether the agent carries the key that unlocks ``door``."""
         carrying = self.env.carrying
         return carrying is not None and carrying.type == "key" and carrying.color == door.color
 
@@ -276,7 +277,7 @@ class BabyAIWorld:
             return Refusal(f"The {name} is not a door.", InvalidReason.BAD_ARGUMENT)
         if door.is_open:
             return Refusal(f"The {name} is already open: use 'go through {name}'.", InvalidReason.PRECONDITION)
-        if door.is_locked and not self._has_key_for(door):
+        if door.is_locked and not self.has_key_for(door):
             return Refusal(
                 f"The {name} is locked and you are not carrying a {door.color} key.", InvalidReason.PRECONDITION
             )
