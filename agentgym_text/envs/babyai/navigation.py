@@ -54,10 +54,6 @@ class Reachability:
         value = self._dist[y * self.width + x]
         return None if value < 0 else value
 
-    def count(self) -> int:
-        """How many cells are reachable (the start included)."""
-        return sum(1 for value in self._dist if value >= 0)
-
     def path(self, goal: tuple[int, int]) -> list[tuple[int, int]]:
         """Cells from the start to ``goal`` (both included); ``goal`` must be reachable."""
         width = self.width
@@ -106,9 +102,7 @@ def reachability(env, seen) -> Reachability:
     return bfs(grid.width, grid.height, agent_cell(env), open_cells)
 
 
-def true_reachability(
-    env, objects_block: bool = True, sealed_colors: frozenset = frozenset(), blocked_cell: tuple[int, int] | None = None
-) -> Reachability:
+def true_reachability(env, objects_block: bool = True, sealed_colors: frozenset = frozenset()) -> Reachability:
     """BFS over the true grid (the expert's view): doors are passable (except locked ones of
     ``sealed_colors``), walls block, objects block if ``objects_block``."""
     grid = env.grid
@@ -119,8 +113,6 @@ def true_reachability(
         or (not objects_block and obj.type not in ("wall", "door"))
         for obj in grid.grid
     ]
-    if blocked_cell is not None:
-        open_cells[blocked_cell[1] * grid.width + blocked_cell[0]] = False
     return bfs(grid.width, grid.height, agent_cell(env), open_cells)
 
 
