@@ -213,6 +213,25 @@ def test_barman_shaker_must_be_clean_before_it_is_filled_again():
     _expect(env, "pour ingredient1 from shot1 into clean shaker1 with hand left from level l0 to level l1")
 
 
+def test_barman_dead_end_ends_the_episode_as_a_failure():
+    env = _make()
+    env.reset(options={"task_id": "pddl-barman-p01"})  # cocktail2 needs ingredient3 and ingredient1
+    _expect(env, "grasp shot1 with hand left")
+    _expect(env, "fill shot1 with ingredient1 from dispenser1 using hands left and right")
+    obs, _, terminated, _, info = env.step(
+        "pour ingredient1 from shot1 into clean shaker1 with hand left from level l0 to level l1"
+    )
+    assert not terminated and env.unwrapped.problem.ground.goal_relaxed_reachable(env.unwrapped.state_atoms)
+    _expect(env, "refill shot1 with ingredient1 from dispenser1 using hands left and right")
+    # a full shaker holding one ingredient twice can never be shaken, emptied or cleaned
+    obs, _, terminated, truncated, info = env.step(
+        "pour ingredient1 from shot1 into used shaker1 with hand left from level l1 to level l2"
+    )
+    assert terminated and not truncated and "dead end" in obs
+    assert info["finish_reason"] == "failure" and not info["success"]
+    assert env.unwrapped.expert_action() is None
+
+
 def test_tyreworld_nut_must_be_loosened_before_the_hub_is_jacked_up():
     env = _make(domain="tyreworld")
     env.reset(options={"task_id": "pddl-tyreworld-p01"})

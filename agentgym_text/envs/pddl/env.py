@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
-from agentgym_text.core.info import InvalidReason, difficulty_from_subgoals
+from agentgym_text.core.info import FinishReason, InvalidReason, difficulty_from_subgoals
 from agentgym_text.core.progress import Progress, match_score
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
@@ -15,6 +16,8 @@ from agentgym_text.envs.pddl.tasks import HARD_ABOVE_GOAL_LITERALS, shipped_task
 from agentgym_text.envs.pddl.templates import canonical_domain
 
 __all__ = ["PDDLEnv", "LOOK_ACTIONS"]
+
+logger = logging.getLogger(__name__)
 
 LOOK_ACTIONS = frozenset({"look around", "look", "look at the state", "observe", "state"})
 
@@ -27,8 +30,10 @@ class PDDLEnv(TextEnv):
     ``progress_rate`` is its best value over the states reached by actions, so, as in AgentBoard (whose
     score is updated only on state-changing steps), goal literals already true at the start count from the
     first action on, and the rewards of an episode sum to its final ``progress_rate``. ``subgoals`` lists
-    the goal literals and ``subgoals_done`` which of them hold now. The expert replans from the current
-    state.
+    the goal literals and ``subgoals_done`` which of them hold now. An action that leads into a dead end
+    (the goal is unreachable even ignoring delete effects, e.g. a Barman shaker filled with two shots of
+    the same ingredient) ends the episode with ``finish_reason="failure"``. The expert replans from the
+    current state.
 
     ``domain`` restricts the shipped tasks to one domain; ``domain`` plus ``problem_file`` plays any problem
     file of a supported domain (IPC style; ``max_steps`` sets its budget).
@@ -123,6 +128,12 @@ class PDDLEnv(TextEnv):
         if problem.ground.is_goal(self._state):
             parts.append("The goal is satisfied.")
             return Outcome(observation=" ".join(parts), terminated=True, success=True)
+        if not problem.ground.goal_relaxed_reachable(self._state):
+            parts.append(
+                "No sequence of actions can reach the goal from this state any more (a dead end), so the "
+                "episode is over."
+            )
+            return Outcome(observation=" ".join(parts), terminated=True, finish_reason=FinishReason.FAILURE.value)
         return Outcome(observation=" ".join(parts))
 
     def _progress(self) -> Progress:
@@ -151,8 +162,15 @@ class PDDLEnv(TextEnv):
         )
 
     def _expert_action(self) -> str | None:
+        from agentgym_text.envs.pddl.planner import NoPlanError
+
         problem = self._require_problem()
-        key = problem.planner.next_action(self._state)
+        try:
+            key = problem.planner.next_action(self._state)
+        except NoPlanError:
+            # Dead ends end the episode, so this is a state whose plan is beyond the search budget.
+            logger.warning("PDDL expert found no plan for %s from the current state", problem.ground.problem.name)
+            return "look around"
         return problem.renderer.action(key) if key is not None else None
 
     # ---- public extras -----------------------------------------------------------------------------

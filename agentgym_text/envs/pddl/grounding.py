@@ -60,6 +60,7 @@ class GroundProblem:
             action for op in domain.operators for action in self._ground(op)
         )
         self.by_key: dict[tuple[str, ...], GroundAction] = {a.key: a for a in self.actions}
+        self._reachable_cache: dict[State, bool] = {}
 
     # ---- typing ----------------------------------------------------------------------------------
     def is_a(self, obj: str, type_name: str) -> bool:
@@ -120,6 +121,32 @@ class GroundProblem:
 
     def is_goal(self, state: State) -> bool:
         return all(atom in state for atom in self.goal)
+
+    def goal_relaxed_reachable(self, state: State) -> bool:
+        """Whether the goal is reachable from ``state`` when delete effects are ignored. False proves a dead
+        end (no plan exists); True does not prove a plan exists. Cached by state."""
+        cached = self._reachable_cache.get(state)
+        if cached is not None:
+            return cached
+        reached = set(state)
+        remaining = list(self.actions)
+        changed = True
+        while changed and not all(atom in reached for atom in self.goal):
+            changed = False
+            waiting = []
+            for action in remaining:
+                if action.preconditions <= reached:
+                    if not action.add_effects <= reached:
+                        reached |= action.add_effects
+                        changed = True
+                else:
+                    waiting.append(action)
+            remaining = waiting
+        result = all(atom in reached for atom in self.goal)
+        if len(self._reachable_cache) > 100_000:
+            self._reachable_cache.clear()
+        self._reachable_cache[state] = result
+        return result
 
     def failed_preconditions(self, operator: str, args: tuple[str, ...], state: State) -> list[Atom]:
         """The preconditions of ``operator(args)`` that are false in ``state``, in the domain file's order."""

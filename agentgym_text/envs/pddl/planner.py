@@ -51,7 +51,12 @@ class Planner:
     search_work = 300_000
     """Heuristic evaluations x ground actions the whole-goal weighted A* may spend before the goal agenda
     takes over (an h_add evaluation costs about one pass over the ground actions)."""
+    agenda_work = 20_000_000
+    """The same budget for each greedy search of the goal agenda (far above what the shipped tasks need)."""
     weight = 2
+
+    def _budget(self, work: int) -> int:
+        return max(500, work // max(1, len(self._operators)))
 
     def __init__(self, problem: GroundProblem, cache_size: int = 50_000):
         from pyperplan.task import Operator  # pure Python and light, but only the expert needs it
@@ -106,7 +111,7 @@ class Planner:
             return ()
         goal = list(self.problem.goal)
         try:
-            plan = self._run(state, goal, budget=max(500, self.search_work // max(1, len(self._operators))), weighted=True)
+            plan = self._run(state, goal, budget=self._budget(self.search_work), weighted=True)
         except _BudgetExceeded:
             return self._agenda(state)
         if plan is None:
@@ -116,8 +121,8 @@ class Planner:
     def _agenda(self, state: State) -> tuple[tuple[str, ...], ...]:
         """Goals already true first, then one more goal literal per greedy search, each search keeping the
         goals reached so far. Much faster than one search where goals barely interact (Barman's cocktails:
-        one greedy search for three takes minutes in pure Python); if a step fails, one unbounded greedy
-        search for the whole goal decides."""
+        one greedy search for three takes minutes in pure Python); if a step fails, one greedy search for
+        the whole goal decides. Each search has a (large) budget, so the expert never hangs."""
         goal = list(self.problem.goal)
         agenda = [atom for atom in goal if atom in state] + [atom for atom in goal if atom not in state]
         plan: list[tuple[str, ...]] = []
@@ -126,12 +131,16 @@ class Planner:
             target = agenda[:count]
             if all(atom in current for atom in target):
                 continue
-            steps = self._run(current, target)
-            if steps is None:
-                steps = self._run(state, goal)
+            budget = self._budget(self.agenda_work)
+            try:
+                steps = self._run(current, target, budget=budget)
                 if steps is None:
-                    raise NoPlanError(f"no plan found for {self.problem.problem.name} from this state")
-                return steps
+                    whole = self._run(state, goal, budget=budget)
+                    if whole is None:
+                        raise NoPlanError(f"no plan found for {self.problem.problem.name} from this state")
+                    return whole
+            except _BudgetExceeded:
+                raise NoPlanError(f"the search for {self.problem.problem.name} gave up") from None
             for key in steps:
                 current = self.problem.by_key[key].apply(current)
             plan.extend(steps)
