@@ -381,6 +381,20 @@ def test_problem_file_without_a_domain_or_of_an_unsupported_domain_is_refused(tm
         gym.make(ENV_ID, domain="tireworld", problem_file=str(path))
 
 
+def test_a_problem_of_another_domain_or_a_broken_file_is_a_clear_error(tmp_path: Path):
+    from agentgym_text.envs.pddl.engine import PDDLError
+
+    path = tmp_path / "p.pddl"
+    path.write_text(IPC_BLOCKS)
+    with pytest.raises(PDDLError, match="cannot parse problem"):
+        gym.make(ENV_ID, domain="barman", problem_file=str(path))
+    path.write_text("(define (problem x) (:domain blocks) (:objects a) (:init (on a")
+    with pytest.raises(PDDLError):
+        gym.make(ENV_ID, domain="blocksworld", problem_file=str(path))
+    with pytest.raises(FileNotFoundError):
+        gym.make(ENV_ID, domain="blocksworld", problem_file=str(tmp_path / "missing.pddl"))
+
+
 def test_domain_filter_limits_the_task_set():
     env = gym.make(ENV_ID, domain="Gripper")
     assert len(env.unwrapped.task_ids) == 20 and all("gripper" in t for t in env.unwrapped.task_ids)

@@ -135,13 +135,8 @@ def _type_closure(types, hierarchy) -> dict[str, frozenset[str]]:
 @lru_cache(maxsize=32)
 def load_domain(path: str) -> DomainSchema:
     """Parse a domain file (cached by path)."""
-    parser, structs = _pddlgym_parser()
-    try:
-        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
-            warnings.simplefilter("ignore")
-            parsed = parser.PDDLDomainParser(str(path), expect_action_preds=False, operators_as_actions=False)
-    except Exception as error:  # pddlgym raises AssertionError/IndexError on malformed input
-        raise PDDLError(f"cannot parse domain {path}: {type(error).__name__}: {error}") from error
+    _, structs = _pddlgym_parser()
+    parsed = _domain_parser(str(path))
     operators = []
     for name, op in parsed.operators.items():
         params = tuple((str(p).split(":")[0], str(p.var_type)) for p in op.params)
@@ -198,6 +193,9 @@ def load_problem(domain: DomainSchema, path: str | Path) -> ProblemSpec:
 @lru_cache(maxsize=32)
 def _domain_parser(path: str):
     parser, _ = _pddlgym_parser()
-    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
-        warnings.simplefilter("ignore")
-        return parser.PDDLDomainParser(str(path), expect_action_preds=False, operators_as_actions=False)
+    try:
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+            warnings.simplefilter("ignore")
+            return parser.PDDLDomainParser(path, expect_action_preds=False, operators_as_actions=False)
+    except Exception as error:  # pddlgym raises AssertionError/IndexError/AttributeError on malformed input
+        raise PDDLError(f"cannot parse domain {path}: {type(error).__name__}: {error}") from error
