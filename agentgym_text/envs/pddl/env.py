@@ -107,7 +107,7 @@ class PDDLEnv(TextEnv):
             return Outcome(observation="The current state: " + problem.renderer.facts_text(self._state))
         parsed = problem.parser.parse(action)
         if isinstance(parsed, ParseFailure):
-            return Outcome.invalid(parsed.message + " Type 'check valid actions' to list them.", parsed.reason)
+            return Outcome.invalid(parsed.message + " Type 'check valid actions' to list the actions you can take now.", parsed.reason)
         text = problem.renderer.action(parsed.key)
         ground = problem.ground.by_key.get(parsed.key)
         if ground is None or not ground.applicable(self._state):

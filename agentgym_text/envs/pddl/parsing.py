@@ -132,8 +132,7 @@ class ActionParser:
                 )
             return ParseFailure(
                 InvalidReason.UNPARSABLE,
-                f"Could not read an action. Actions look like: {self._examples()}; "
-                "or type 'check valid actions'.",
+                f"Could not read an action. Actions look like: {self._examples()}.",
             )
         rest = body[len(verb):].split()
         objects = [token for token in rest if token in self.problem.objects]
