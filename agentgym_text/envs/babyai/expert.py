@@ -302,9 +302,9 @@ def _drop_somewhere(world, avoid: set[tuple[int, int]] = frozenset(), depth: int
         return walk
     if off_route is not None:
         return off_route
-    if any_free is not None:
-        return any_free
-    return "move forward" if isinstance(world.check(Command("forward")), Plan) else "turn left"
+    if isinstance(world.check(Command("forward")), Plan):
+        return "move forward"  # the only free cells are on the way: move on to free one behind
+    return any_free or "turn left"
 
 
 def _walk_to_drop_cell(world, avoid, depth: int) -> str | None:
