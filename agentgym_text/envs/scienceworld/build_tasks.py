@@ -22,7 +22,13 @@ MAX_TRIES_PER_TASK = 8
 OUTPUT = Path(__file__).with_name("data") / "tasks.json"
 
 
-def build(per_task: int = VARIATIONS_PER_TASK, tasks: list[str] | None = None, log=sys.stderr) -> dict:
+def build(
+    per_task: int = VARIATIONS_PER_TASK,
+    tasks: list[str] | None = None,
+    log=sys.stderr,
+    checkpoint: Path | None = None,
+) -> dict:
+    """Derive ``per_task`` instances of each task; ``checkpoint`` gets the partial result after each one."""
     engine = ScienceWorldEngine()
     instances, skipped = [], []
     try:
@@ -36,6 +42,8 @@ def build(per_task: int = VARIATIONS_PER_TASK, tasks: list[str] | None = None, l
                 try:
                     instances.append(derive_instance(engine, task_name, variation))
                     chosen += 1
+                    if checkpoint is not None:
+                        checkpoint.write_text(json.dumps({"instances": instances}, indent=1) + "\n", "utf-8")
                     print(f"{task_name} var {variation}: {len(instances[-1]['subgoals'])} subgoals, "
                           f"{len(instances[-1]['gold_actions'])} gold actions, "
                           f"{time.perf_counter() - started:.1f}s", file=log, flush=True)
@@ -67,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
                                 key=lambda i: (i["task_name"], i["variation"])),
         }
     else:
-        data = build(args.per_task, args.task)
+        data = build(args.per_task, args.task, checkpoint=args.output.with_suffix(".partial.json"))
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {len(data['instances'])} instances to {args.output}", file=sys.stderr)

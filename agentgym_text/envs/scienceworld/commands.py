@@ -29,6 +29,9 @@ _OBJECT_VERBS = (
 )
 _VERB_PATTERN = re.compile(r"^(" + "|".join(sorted(map(re.escape, _OBJECT_VERBS), key=len, reverse=True)) + r") (.+)$")
 _ALLOWED = re.compile(r"^[a-zA-Z0-9 ,'()\-]+$")
+_DISALLOWED_CHAR = re.compile(r"[^a-zA-Z0-9 ,'()\-]")
+MAX_COMMAND_CHARS = 300
+"""No ScienceWorld command (verb plus up to two qualified object names) comes near this length."""
 _FORBIDDEN = {"reset task": "`reset task` is disabled in this benchmark.", "teleport to": "Teleporting is disabled."}
 
 COMMAND_HELP = (
@@ -81,6 +84,12 @@ def parse_command(action: str, choice_count: int = 0) -> ParsedCommand:
     >>> parse_command("0").reason, parse_command("0", choice_count=2).text
     ('unparsable', '0')
     """
+    if len(action) > MAX_COMMAND_CHARS:
+        return ParsedCommand(
+            error=f"The action is {len(action)} characters long; a ScienceWorld command is one short line. "
+            + COMMAND_HELP,
+            reason="unparsable",
+        )
     text = normalise(action)
     if not text:
         return ParsedCommand(error="The action is empty after removing punctuation. " + COMMAND_HELP,
@@ -95,7 +104,7 @@ def parse_command(action: str, choice_count: int = 0) -> ParsedCommand:
         return ParsedCommand(error="A bare number only answers an 'Ambiguous request' question. " + COMMAND_HELP,
                              reason="unparsable")
     if not _ALLOWED.match(text):
-        bad = "".join(sorted({ch for ch in text if not _ALLOWED.match(ch)}))[:12]
+        bad = "".join(sorted(set(_DISALLOWED_CHAR.findall(text))))[:12]
         return ParsedCommand(
             error=f"The action contains characters no ScienceWorld command uses ({bad!r}). " + COMMAND_HELP,
             reason="unparsable",
@@ -135,6 +144,8 @@ def refusal_kind(observation: str) -> str | None:
     first = observation.strip().split("\n", 1)[0]
     if _NO_MATCH.match(first):
         return "unknown_object"
+    if first.startswith("Unknown action"):
+        return "unknown_action"
     if len(first) <= 200 and "\n" not in observation.strip() and _REFUSALS.search(first):
         return "precondition_failed"
     return None

@@ -9,8 +9,12 @@ the valid-action list only when asked.
 from __future__ import annotations
 
 import atexit
+import glob
+import os
 import shutil
 import weakref
+from contextlib import contextmanager
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +23,7 @@ __all__ = [
     "JavaUnavailableError",
     "ScienceWorldEngine",
     "StepResult",
+    "find_java",
     "simplifications_for",
 ]
 
@@ -38,6 +43,30 @@ def simplifications_for(task_name: str) -> str:
     """AgentBoard's simplification string for ``task_name``, minus what the simulator refuses for that task."""
     electrical = "power-component" in task_name or "conductivity" in task_name
     return ",".join(s for s in AGENTBOARD_SIMPLIFICATIONS if not (electrical and s == "noElectricalAction"))
+
+
+def find_java() -> str | None:
+    """The java executable: on PATH, else under $JAVA_HOME, /usr/bin or /usr/lib/jvm (PATH may be empty)."""
+    found = shutil.which("java")
+    if found:
+        return found
+    candidates = [os.path.join(os.environ.get("JAVA_HOME", ""), "bin", "java"), "/usr/bin/java"]
+    candidates += sorted(glob.glob("/usr/lib/jvm/*/bin/java"))
+    return next((path for path in candidates if os.path.isfile(path) and os.access(path, os.X_OK)), None)
+
+
+@contextmanager
+def _java_on_path(java: str) -> Iterator[None]:
+    """py4j launches plain ``java``; put the one we found first on PATH while the JVM starts."""
+    old = os.environ.get("PATH")
+    os.environ["PATH"] = os.path.dirname(java) + (os.pathsep + old if old else "")
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("PATH", None)
+        else:
+            os.environ["PATH"] = old
 
 
 class JavaUnavailableError(RuntimeError):
@@ -106,7 +135,8 @@ class ScienceWorldEngine:
         """Start the JVM now (normally done by the first ``load``)."""
         if self._sim is not None:
             return
-        if shutil.which("java") is None:
+        java = find_java()
+        if java is None:
             raise JavaUnavailableError("No `java` executable found. " + JAVA_INSTALL_HINT)
         try:
             from scienceworld import ScienceWorldEnv
@@ -114,7 +144,8 @@ class ScienceWorldEngine:
             raise JavaUnavailableError(f"The scienceworld package is not installed ({error}). "
                                        + JAVA_INSTALL_HINT) from error
         try:
-            self._sim = ScienceWorldEnv("", envStepLimit=_NO_STEP_LIMIT)
+            with _java_on_path(java):
+                self._sim = ScienceWorldEnv("", envStepLimit=_NO_STEP_LIMIT)
         except Exception as error:  # py4j raises plain Exceptions when the JVM dies at start
             raise JavaUnavailableError(f"The ScienceWorld JVM did not start ({error}). " + JAVA_INSTALL_HINT) from error
         _LIVE.add(self)

@@ -24,6 +24,7 @@ __all__ = ["ScienceWorldTextEnv"]
 _REFUSAL_HINTS = {
     "unknown_object": "ScienceWorld understood the verb but no object here matches that name",
     "precondition_failed": "ScienceWorld understood the action but it is not possible in the current state",
+    "unknown_action": "ScienceWorld did not understand the command",
 }
 
 

@@ -3,8 +3,9 @@
 ScienceWorld worlds (bees and animals wander, plants get pollinated) evolve differently depending on what the
 JVM did before, not only on the variation: the simulator reseeds its random generator at every load, but other
 JVM state carries over (a bee walks into the kitchen on one replay and not on the next, in the same JVM). In a
-fresh JVM the same actions give the same run. So the gold path is replayed in a fresh JVM twice; an instance
-whose gold path fails, or whose two runs differ, is not shipped. The env gives each episode a fresh JVM.
+fresh JVM the same actions give the same run. So the gold path is replayed in a fresh JVM; an instance whose
+gold path fails there is not shipped. The env gives each episode a fresh JVM (the expert sweep in the tests
+replays every shipped gold path through the env, in fresh JVMs again).
 """
 
 from __future__ import annotations
@@ -70,9 +71,6 @@ def derive_instance(engine: ScienceWorldEngine, task_name: str, variation: int) 
             gold = useful
         except InstanceError:
             first, steps = _fresh_run(engine, task_name, variation, simplifications, gold)
-    again = _fresh_run(engine, task_name, variation, simplifications, gold)[1]
-    if [s.observation for s in again] != [s.observation for s in steps]:
-        raise InstanceError(f"{task_name} variation {variation}: two runs in fresh JVMs differ")
     subgoals = derive_subgoals(steps)
     tracker = subgoal_tracker(subgoals)
     tracker.update(first, False)
