@@ -323,6 +323,12 @@ def test_subgoals_reach_one_exactly_at_success_and_match_the_instructions(level)
         assert info["difficulty"] == ("hard" if len(subgoals) > 3 else "easy")
         putnext = sum(isinstance(leaf.instr, PutNextInstr) for leaf in leaves)
         assert sum(name.startswith("put ") for name in subgoals) == putnext
+        assert sum(name.endswith(" to move it") for name in subgoals) == putnext
+        navigation = [
+            name for name in subgoals
+            if name.startswith(("see the ", "enter the room ")) or name.endswith((" on the way", " to move it"))
+        ]  # fmt: skip
+        assert len(subgoals) - len(navigation) == len(leaves)  # one subgoal per instruction clause
         assert info["progress_rate"] == 0.0 and not any(info["subgoals_done"])
         previous = 0.0
         while not env.episode_over:

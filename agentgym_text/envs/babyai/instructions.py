@@ -113,9 +113,12 @@ def _navigation(world, objs, what: str) -> list[tuple[str, Callable]]:
     for door in _doors_on_route(world, objs):
         if door.is_locked:
             steps.append(
-                (f"pick up a {door.color} key", lambda w, d=door: d.is_open or _carrying_key(w, d.color))
+                (
+                    f"get a {door.color} key for the door on the way",
+                    lambda w, d=door: d.is_open or _carrying_key(w, d.color),
+                )
             )
-        steps.append((f"open the {door.color} door", lambda w, d=door: bool(d.is_open)))
+        steps.append((f"open the {door.color} door on the way", lambda w, d=door: bool(d.is_open)))
     targets_are_doors = all(obj.type == "door" for obj in objs)
     if not targets_are_doors and not _in_room_with(world, objs):
         steps.append((f"enter the room with the {what}", lambda w, o=objs: _in_room_with(w, o)))
@@ -152,7 +155,7 @@ def build_subgoals(world) -> list[Subgoal]:
             what_move, what_fixed = _describe(instr.desc_move), _describe(instr.desc_fixed)
             milestones += _navigation(world, moving, what_move)
             milestones.append(
-                (f"pick up the {what_move}", lambda w, o=moving: _carrying_one_of(w, o))
+                (f"pick up the {what_move} to move it", lambda w, o=moving: _carrying_one_of(w, o))
             )
             if not _visible_now(world, fixed):
                 milestones.append((f"see the {what_fixed}", lambda w, o=fixed: _visible_now(w, o)))
