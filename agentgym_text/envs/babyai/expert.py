@@ -359,20 +359,27 @@ def _put_next(world, instr) -> str:
     free_cells = sorted(
         {(x + dx, y + dy) for x, y in fixed for dx, dy in DIR_VECS if env.grid.get(x + dx, y + dy) is None}
     )
-    drop_cells = [cell for cell in free_cells if not _next_to_door(env, cell)] or free_cells
     front = (int(env.front_pos[0]), int(env.front_pos[1]))
-    if front in drop_cells and any(pos_next_to(front, pos) for pos in fixed):
+    if front in free_cells and front != agent_cell(env) and any(pos_next_to(front, pos) for pos in fixed):
         return "drop"
-    stands = [
-        ((x - dx, y - dy), (x, y))
-        for x, y in drop_cells
-        for dx, dy in DIR_VECS
-        if env.grid.get(x - dx, y - dy) is None or (x - dx, y - dy) == agent_cell(env)
-    ]
+
+    def standable(cell) -> bool:
+        obj = env.grid.get(*cell)
+        return obj is None or (obj.type == "door" and obj.is_open)
+
+    def stands_for(cells):
+        return [((x - dx, y - dy), (x, y)) for x, y in cells for dx, dy in DIR_VECS if standable((x - dx, y - dy))]
+
+    # prefer cells that block no door; else any free cell next to the target (even the agent's own)
+    stands = stands_for([cell for cell in free_cells if not _next_to_door(env, cell) and cell != agent_cell(env)])
+    if _route(world, fixed, stands) is None:
+        stands = stands_for(free_cells)
     # Far away: a high-level "go to" the fixed object first.
     reach = true_reachability(env, objects_block=True)
     nearest = min((reach.distance(stand) for stand, _ in stands if reach.distance(stand) is not None), default=None)
-    if nearest is not None and nearest > 3:
+    ax, ay = agent_cell(env)
+    next_to_fixed = any(abs(ax - x) + abs(ay - y) <= 1 for x, y in fixed)
+    if nearest is not None and nearest > 3 and not next_to_fixed:
         for obj in instr.desc_fixed.obj_set:
             command = _command_for(world, obj, "goto")
             if command is not None and isinstance(world.check(command), Plan):
