@@ -404,3 +404,24 @@ def test_importing_the_package_does_not_import_pddlgym_or_gym():
     code = "import sys, agentgym_text, gymnasium as gym; print(sorted(m for m in ('pddlgym', 'gym', 'pyperplan') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.slow
+def test_expert_recovers_from_random_detours_on_every_shipped_task():
+    env = _make(max_episode_steps=400)  # the detour may cost more than the task's budget allows
+    rng = np.random.default_rng(11)
+    for task in SHIPPED:
+        for detour in (3, 10):
+            obs, info = env.reset(options={"task_id": task.task_id})
+            terminated = truncated = False
+            for _ in range(detour):
+                actions = env.unwrapped.admissible_actions()
+                obs, reward, terminated, truncated, info = env.step(actions[int(rng.integers(len(actions)))])
+                if terminated:
+                    break
+            if terminated and not info["success"]:
+                assert info["finish_reason"] == "failure"  # a proven dead end: nothing to recover
+                continue
+            while not (terminated or truncated):
+                obs, reward, terminated, truncated, info = env.step(env.unwrapped.expert_action())
+            assert info["success"] and info["progress_rate"] == 1.0, (task.task_id, detour)

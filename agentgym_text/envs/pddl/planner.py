@@ -1,9 +1,19 @@
-"""The expert: pyperplan (greedy best-first search with the h_add heuristic) from the current state.
+"""The expert: pyperplan searches from the current state, with a state-keyed plan cache.
 
-Plans are cached by state: after planning from state s, every state along the plan maps to the rest of the
-plan, so following the expert costs one search per episode, and an agent that leaves the plan (or someone
-else's actions) triggers one new search from wherever it is. h_add values do not depend on set iteration
-order, and successors are generated in the grounding's fixed order, so plans are the same in every process.
+Strategy, each search with a budget of heuristic evaluations (pyperplan's searches have no node limit):
+
+1. weighted A* (w=2) with h_FF for the whole goal: short plans, enough for most problems;
+2. greedy best-first search with h_FF and preferred operators (the relaxed plan's actions) for the whole
+   goal: finds plans where (1) runs out of budget (Barman after a detour);
+3. a goal agenda: goals already true first, then one more goal literal per greedy h_FF search, each keeping
+   the goals reached so far (Barman's cocktails barely interact, so this is fast where one search is not);
+4. greedy best-first search with h_FF for the whole goal, without preferred operators (complete, slower).
+
+After planning from state s, every state along the plan maps to the rest of the plan, so following the
+expert costs one search per episode; leaving the plan triggers one search from wherever the agent is.
+Failures are cached too. Facts are handed to pyperplan as integers (atoms in sorted order): integer hashes
+do not depend on ``PYTHONHASHSEED``, so pyperplan's set iterations, h_FF's tie-breaking and therefore the
+plans are the same in every process.
 """
 
 from __future__ import annotations
@@ -17,13 +27,11 @@ __all__ = ["Planner", "NoPlanError"]
 
 logger = logging.getLogger(__name__)
 
+Plan = tuple[tuple[str, ...], ...]
+
 
 class NoPlanError(RuntimeError):
-    """The goal is unreachable from the state (or the search gave up)."""
-
-
-def _fact(atom: tuple[str, ...]) -> str:
-    return "(" + " ".join(atom) + ")"
+    """The goal is unreachable from the state (or every search gave up)."""
 
 
 class _BudgetExceeded(RuntimeError):
@@ -31,61 +39,76 @@ class _BudgetExceeded(RuntimeError):
 
 
 class _Budgeted:
-    """A heuristic that gives up after ``budget`` evaluations (pyperplan's searches have no node limit)."""
+    """A heuristic that gives up after ``budget`` evaluations."""
 
-    def __init__(self, heuristic, budget: int | None):
+    def __init__(self, heuristic, budget: int):
         self.heuristic = heuristic
         self.budget = budget
         self.calls = 0
 
-    def __call__(self, node):
+    def _count(self) -> None:
         self.calls += 1
-        if self.budget is not None and self.calls > self.budget:
+        if self.calls > self.budget:
             raise _BudgetExceeded
+
+    def __call__(self, node):
+        self._count()
         return self.heuristic(node)
+
+    def calc_h_with_plan(self, node):
+        self._count()
+        return self.heuristic.calc_h_with_plan(node)
 
 
 class Planner:
-    """Plans for one grounded problem, from any state, with a state-keyed plan cache."""
+    """Plans for one grounded problem, from any state."""
 
-    search_work = 300_000
-    """Heuristic evaluations x ground actions the whole-goal weighted A* may spend before the goal agenda
-    takes over (an h_add evaluation costs about one pass over the ground actions)."""
-    agenda_work = 20_000_000
-    """The same budget for each greedy search of the goal agenda (far above what the shipped tasks need)."""
     weight = 2
-
-    def _budget(self, work: int) -> int:
-        return max(500, work // max(1, len(self._operators)))
+    whole_goal_work = 300_000
+    """Budget of the weighted A*, in heuristic evaluations x ground actions (an h_FF evaluation costs about
+    one pass over the ground actions)."""
+    preferred_work = 3_000_000
+    """Budget of the greedy search with preferred operators."""
+    greedy_work = 10_000_000
+    """Budget of the plain greedy search for the whole goal."""
+    agenda_work = 3_000_000
+    """Budget of each greedy search of the goal agenda."""
 
     def __init__(self, problem: GroundProblem, cache_size: int = 50_000):
         from pyperplan.task import Operator  # pure Python and light, but only the expert needs it
 
         self.problem = problem
         self.cache_size = cache_size
-        self._cache: OrderedDict[State, tuple[tuple[str, ...], ...]] = OrderedDict()
+        self._cache: OrderedDict[State, Plan | None] = OrderedDict()
+        atoms = set(problem.init) | set(problem.goal)
+        for action in problem.actions:
+            atoms |= action.preconditions | action.add_effects | action.del_effects
+        self._fact_id = {atom: index for index, atom in enumerate(sorted(atoms))}
         self._operators = [
             Operator(
                 " ".join(action.key),
-                [_fact(a) for a in sorted(action.preconditions)],
-                [_fact(a) for a in sorted(action.add_effects)],
-                [_fact(a) for a in sorted(action.del_effects)],
+                sorted(self._fact_id[a] for a in action.preconditions),
+                sorted(self._fact_id[a] for a in action.add_effects),
+                sorted(self._fact_id[a] for a in action.del_effects),
             )
             for action in problem.actions
         ]
         self._key_of = {" ".join(action.key): action.key for action in problem.actions}
-        facts: set[str] = {_fact(a) for a in problem.init} | {_fact(a) for a in problem.goal}
-        for op in self._operators:
-            facts |= op.preconditions | op.add_effects | op.del_effects
-        self._facts = sorted(facts)
 
-    def plan(self, state: State) -> tuple[tuple[str, ...], ...]:
+    # ---- public ------------------------------------------------------------------------------------
+    def plan(self, state: State) -> Plan:
         """A plan (ground action keys) from ``state`` to the goal; cached by state. Raises NoPlanError."""
-        cached = self._cache.get(state)
-        if cached is not None:
+        if state in self._cache:
             self._cache.move_to_end(state)
+            cached = self._cache[state]
+            if cached is None:
+                raise NoPlanError(f"no plan found for {self.problem.problem.name} from this state")
             return cached
-        plan = self._search(state)
+        try:
+            plan = self._search(state)
+        except NoPlanError:
+            self._remember(state, None)
+            raise
         current = state
         for index in range(len(plan) + 1):
             self._remember(current, plan[index:])
@@ -98,31 +121,41 @@ class Planner:
         plan = self.plan(state)
         return plan[0] if plan else None
 
-    def _remember(self, state: State, plan: tuple[tuple[str, ...], ...]) -> None:
+    # ---- searching ---------------------------------------------------------------------------------
+    def _remember(self, state: State, plan: Plan | None) -> None:
         self._cache[state] = plan
         self._cache.move_to_end(state)
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
 
-    def _search(self, state: State) -> tuple[tuple[str, ...], ...]:
-        """Weighted A* for the whole goal within a budget of heuristic evaluations (short plans); past the
-        budget, a goal agenda (see :meth:`_agenda`)."""
+    def _budget(self, work: int) -> int:
+        return max(500, work // max(1, len(self._operators)))
+
+    def _search(self, state: State) -> Plan:
         if self.problem.is_goal(state):
             return ()
         goal = list(self.problem.goal)
+        for mode, work in (("weighted", self.whole_goal_work), ("preferred", self.preferred_work)):
+            try:
+                plan = self._run(state, goal, mode, self._budget(work))
+            except _BudgetExceeded:
+                continue
+            if plan is not None:
+                return plan
+            if mode == "weighted":  # a complete search found nothing: the goal is unreachable
+                raise NoPlanError(f"no plan exists for {self.problem.problem.name} from this state")
+        plan = self._agenda(state)
+        if plan is not None:
+            return plan
         try:
-            plan = self._run(state, goal, budget=self._budget(self.search_work), weighted=True)
+            plan = self._run(state, goal, "greedy", self._budget(self.greedy_work))
         except _BudgetExceeded:
-            return self._agenda(state)
+            plan = None
         if plan is None:
-            raise NoPlanError(f"no plan found for {self.problem.problem.name} from this state")
+            raise NoPlanError(f"the expert found no plan for {self.problem.problem.name} from this state")
         return plan
 
-    def _agenda(self, state: State) -> tuple[tuple[str, ...], ...]:
-        """Goals already true first, then one more goal literal per greedy search, each search keeping the
-        goals reached so far. Much faster than one search where goals barely interact (Barman's cocktails:
-        one greedy search for three takes minutes in pure Python); if a step fails, one greedy search for
-        the whole goal decides. Each search has a (large) budget, so the expert never hangs."""
+    def _agenda(self, state: State) -> Plan | None:
         goal = list(self.problem.goal)
         agenda = [atom for atom in goal if atom in state] + [atom for atom in goal if atom not in state]
         plan: list[tuple[str, ...]] = []
@@ -131,45 +164,39 @@ class Planner:
             target = agenda[:count]
             if all(atom in current for atom in target):
                 continue
-            budget = self._budget(self.agenda_work)
             try:
-                steps = self._run(current, target, budget=budget)
-                if steps is None:
-                    whole = self._run(state, goal, budget=budget)
-                    if whole is None:
-                        raise NoPlanError(f"no plan found for {self.problem.problem.name} from this state")
-                    return whole
+                steps = self._run(current, target, "greedy", self._budget(self.agenda_work))
             except _BudgetExceeded:
-                raise NoPlanError(f"the search for {self.problem.problem.name} gave up") from None
+                steps = None
+            if steps is None:
+                return None
             for key in steps:
                 current = self.problem.by_key[key].apply(current)
             plan.extend(steps)
         return tuple(plan)
 
-    def _run(
-        self, state: State, goal: list[tuple[str, ...]], budget: int | None = None, weighted: bool = False
-    ) -> tuple[tuple[str, ...], ...] | None:
-        from pyperplan.heuristics.relaxation import hAddHeuristic
+    def _run(self, state: State, goal: list[tuple[str, ...]], mode: str, budget: int) -> Plan | None:
+        from pyperplan.heuristics.relaxation import hFFHeuristic
         from pyperplan.search.a_star import greedy_best_first_search, weighted_astar_search
         from pyperplan.task import Task
 
         task = Task(
             self.problem.problem.name,
-            self._facts,
-            frozenset(_fact(a) for a in state),
-            frozenset(_fact(a) for a in goal),
+            sorted(self._fact_id.values()),
+            frozenset(self._fact_id[a] for a in state),
+            frozenset(self._fact_id[a] for a in goal),
             self._operators,
         )
+        heuristic = _Budgeted(hFFHeuristic(task), budget)
         # pyperplan logs every search at INFO on the root logger; keep the caller's log clean.
         root = logging.getLogger()
         root_level = root.level
         root.setLevel(max(root_level, logging.WARNING))
         try:
-            heuristic = _Budgeted(hAddHeuristic(task), budget)
-            if weighted:
+            if mode == "weighted":
                 solution = weighted_astar_search(task, heuristic, weight=self.weight)
             else:
-                solution = greedy_best_first_search(task, heuristic)
+                solution = greedy_best_first_search(task, heuristic, use_relaxed_plan=mode == "preferred")
         finally:
             root.setLevel(root_level)
         if solution is None:
