@@ -26,7 +26,7 @@ def _shortest_per_type(count: int) -> list[str]:
     return [task_id_for(inst["task_name"], inst["variation"]) for inst in chosen]
 
 
-FAST_SUBSET = _shortest_per_type(8)
+FAST_SUBSET = _shortest_per_type(6)
 ALL_TASK_IDS = [task_id_for(inst["task_name"], inst["variation"]) for inst in load_instances()]
 
 

@@ -27,6 +27,7 @@ def build(
     tasks: list[str] | None = None,
     log=sys.stderr,
     checkpoint: Path | None = None,
+    first_try: int = 0,
 ) -> dict:
     """Derive ``per_task`` instances of each task; ``checkpoint`` gets the partial result after each one."""
     engine = ScienceWorldEngine()
@@ -35,7 +36,7 @@ def build(
         for task_name in tasks or engine.task_names():
             engine.load(task_name, 0, "")
             chosen = 0
-            for variation in engine.test_variations()[:MAX_TRIES_PER_TASK]:
+            for variation in engine.test_variations()[first_try:first_try + MAX_TRIES_PER_TASK]:
                 if chosen == per_task:
                     break
                 started = time.perf_counter()
@@ -64,18 +65,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--output", type=Path, default=OUTPUT)
     parser.add_argument("--per-task", type=int, default=VARIATIONS_PER_TASK)
     parser.add_argument("--task", action="append", help="only these task names (repeatable)")
+    parser.add_argument("--first-try", type=int, default=0, help="skip this many test variations per task")
     parser.add_argument("--merge", type=Path, nargs="*", help="merge these built files instead of building")
     args = parser.parse_args(argv)
     if args.merge:
         parts = [json.loads(path.read_text("utf-8")) for path in args.merge]
         data = {
-            "source": parts[0]["source"],
-            "skipped": [line for part in parts for line in part["skipped"]],
+            "source": parts[0].get("source", ""),
+            "skipped": [line for part in parts for line in part.get("skipped", [])],
             "instances": sorted((i for part in parts for i in part["instances"]),
                                 key=lambda i: (i["task_name"], i["variation"])),
         }
     else:
-        data = build(args.per_task, args.task, checkpoint=args.output.with_suffix(".partial.json"))
+        data = build(args.per_task, args.task, checkpoint=args.output.with_suffix(".partial.json"),
+                     first_try=args.first_try)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {len(data['instances'])} instances to {args.output}", file=sys.stderr)
