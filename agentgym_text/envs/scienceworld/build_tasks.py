@@ -1,4 +1,4 @@
-"""Regenerate ``data/tasks.json``: the first 3 test variations of every task whose gold path solves it.
+"""Regenerate ``task_set.json``: the first 3 test variations of every task whose gold path solves it.
 
 Run: ``python -m agentgym_text.envs.scienceworld.build_tasks`` (starts one JVM; several minutes).
 """
@@ -19,7 +19,7 @@ __all__ = ["build", "main", "VARIATIONS_PER_TASK"]
 VARIATIONS_PER_TASK = 3
 MAX_TRIES_PER_TASK = 8
 """Test variations tried per task before giving up (grow-fruit's gold path often fails)."""
-OUTPUT = Path(__file__).with_name("data") / "tasks.json"
+OUTPUT = Path(__file__).with_name("task_set.json")
 
 
 def build(

@@ -49,7 +49,7 @@ def _fresh_run(
 
 
 def derive_instance(engine: ScienceWorldEngine, task_name: str, variation: int) -> dict[str, Any]:
-    """Replay the gold path of ``task_name`` / ``variation`` and return the instance record that tasks.json holds.
+    """Replay the gold path of ``task_name`` / ``variation`` and return the instance record that task_set.json holds.
 
     Restarts ``engine``'s JVM. Raises ``InstanceError`` when the gold path does not reach success in a fresh
     JVM or a subgoal would stay uncredited.
