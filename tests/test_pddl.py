@@ -232,6 +232,20 @@ def test_barman_dead_end_ends_the_episode_as_a_failure():
     assert env.unwrapped.expert_action() is None
 
 
+def test_barman_shaker_with_an_ingredient_no_remaining_recipe_uses_is_a_dead_end():
+    env = _make()
+    env.reset(options={"task_id": "pddl-barman-p01"})  # both recipes: ingredient1 + ingredient3
+    _expect(env, "grasp shot1 with hand left")
+    _expect(env, "fill shot1 with ingredient2 from dispenser2 using hands left and right")
+    obs, _, terminated, _, info = env.step(
+        "pour ingredient2 from shot1 into clean shaker1 with hand left from level l0 to level l1"
+    )
+    # one level is left, a recipe needs two more ingredients: the shaker can never be shaken or emptied;
+    # ignoring delete effects the goal still looks reachable, so the Barman rule is what proves it
+    assert env.unwrapped.problem.ground.goal_relaxed_reachable(env.unwrapped.state_atoms)
+    assert terminated and info["finish_reason"] == "failure" and "dead end" in obs
+
+
 def test_tyreworld_nut_must_be_loosened_before_the_hub_is_jacked_up():
     env = _make(domain="tyreworld")
     env.reset(options={"task_id": "pddl-tyreworld-p01"})

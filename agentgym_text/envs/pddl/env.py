@@ -9,6 +9,7 @@ from agentgym_text.core.info import FinishReason, InvalidReason, difficulty_from
 from agentgym_text.core.progress import Progress, match_score
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
+from agentgym_text.envs.pddl.deadends import proven_dead_end
 from agentgym_text.envs.pddl.grounding import State
 from agentgym_text.envs.pddl.parsing import ParseFailure, normalise
 from agentgym_text.envs.pddl.problems import PROBLEM_DIR, LoadedProblem, load
@@ -30,9 +31,9 @@ class PDDLEnv(TextEnv):
     ``progress_rate`` is its best value over the states reached by actions, so, as in AgentBoard (whose
     score is updated only on state-changing steps), goal literals already true at the start count from the
     first action on, and the rewards of an episode sum to its final ``progress_rate``. ``subgoals`` lists
-    the goal literals and ``subgoals_done`` which of them hold now. An action that leads into a dead end
-    (the goal is unreachable even ignoring delete effects, e.g. a Barman shaker filled with two shots of
-    the same ingredient) ends the episode with ``finish_reason="failure"``. The expert replans from the
+    the goal literals and ``subgoals_done`` which of them hold now. An action that leads into a proven dead
+    end (see :mod:`agentgym_text.envs.pddl.deadends`; e.g. a Barman shaker filled with ingredients no recipe
+    can use) ends the episode with ``finish_reason="failure"``. The expert replans from the
     current state.
 
     ``domain`` restricts the shipped tasks to one domain; ``domain`` plus ``problem_file`` plays any problem
@@ -128,7 +129,7 @@ class PDDLEnv(TextEnv):
         if problem.ground.is_goal(self._state):
             parts.append("The goal is satisfied.")
             return Outcome(observation=" ".join(parts), terminated=True, success=True)
-        if not problem.ground.goal_relaxed_reachable(self._state):
+        if proven_dead_end(problem.domain_key, problem.ground, self._state):
             parts.append(
                 "No sequence of actions can reach the goal from this state any more (a dead end), so the "
                 "episode is over."
