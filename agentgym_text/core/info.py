@@ -88,4 +88,9 @@ INFO_KEYS: dict[str, Any] = {
     "step": int,
     "admissible_actions": list,
 }
-"""Every info key with the type(s) its value always has."""
+"""Every info key with the type(s) its value always has.
+
+``subgoals_done`` marks the subgoals credited so far: for subgoal tasks (milestones, sticky once met) their
+share is ``progress_rate``; for match tasks (goal conditions such as PDDL goal facts) the flags say which
+conditions hold now and their share is ``progress_now``.
+"""

@@ -123,7 +123,12 @@ class TextEnv(gym.Env[str, str]):
         raise NotImplementedError
 
     def _progress(self) -> Progress:
-        """Read progress from the current engine state (after ``_start`` and after every ``_act``)."""
+        """Read progress from the current engine state (after ``_start`` and after every ``_act``).
+
+        It must read 0 right after ``_start``: rewards are progress increases and sum to the final
+        ``progress_rate`` only if nothing is credited before the first action (count milestones that already
+        hold at the start from the first action on, or leave them out of the subgoals).
+        """
         raise NotImplementedError
 
     def _admissible_actions(self) -> list[str]:
