@@ -1,5 +1,7 @@
 """Regenerate ``task_set.json``: the first 3 test variations of every task whose gold path solves it.
 
+The two Mendelian-genetics tasks are left out: their gold paths do not replay the same way in every fresh JVM.
+
 Run: ``python -m agentgym_text.envs.scienceworld.build_tasks`` (starts one JVM; several minutes).
 """
 
@@ -17,6 +19,8 @@ from agentgym_text.envs.scienceworld.gold import InstanceError, derive_instance
 __all__ = ["build", "main", "VARIATIONS_PER_TASK"]
 
 VARIATIONS_PER_TASK = 3
+NOT_REPRODUCIBLE = ("mendelian-genetics-known-plant", "mendelian-genetics-unknown-plant")
+"""Tasks whose gold path succeeds in one fresh JVM and fails in another (seen in the expert sweep): not shipped."""
 MAX_TRIES_PER_TASK = 8
 """Test variations tried per task before giving up (grow-fruit's gold path often fails)."""
 OUTPUT = Path(__file__).with_name("task_set.json")
@@ -33,7 +37,7 @@ def build(
     engine = ScienceWorldEngine()
     instances, skipped = [], []
     try:
-        for task_name in tasks or engine.task_names():
+        for task_name in tasks or [name for name in engine.task_names() if name not in NOT_REPRODUCIBLE]:
             engine.load(task_name, 0, "")
             chosen = 0
             for variation in engine.test_variations()[first_try:first_try + MAX_TRIES_PER_TASK]:
