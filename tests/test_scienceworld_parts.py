@@ -70,7 +70,9 @@ def test_simulator_replies_are_classified():
     assert refusal_kind("It's not clear how to get there from here.") == "precondition_failed"
     assert refusal_kind("You move to the kitchen.") is None
     assert refusal_kind("This room is called the kitchen. In it, you see:\n\ta door that can't open") is None
-    prompt = "Ambiguous request: Please enter the number for the action you intended (or blank to cancel):\n0:\ta\n1:\tb"
+    prompt = (
+        "Ambiguous request: Please enter the number for the action you intended (or blank to cancel):\n0:\ta\n1:\tb"
+    )
     assert is_ambiguity_prompt(prompt) == 2 and is_ambiguity_prompt("You move to the kitchen.") == 0
     assert normalise("Look Around.") == "look around"
 
