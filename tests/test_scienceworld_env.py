@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import agentgym_text  # noqa: F401  (registers the ids)
-from agentgym_text.envs.scienceworld.engine import JavaUnavailableError, find_java
+from agentgym_text.envs.scienceworld.engine import JVM_OPTIONS, JavaUnavailableError, find_java
 from agentgym_text.envs.scienceworld.tasks import load_instances, task_id_for
 
 ENV_ID = "AgentBoard/ScienceWorld-v0"
@@ -91,6 +91,33 @@ def test_random_agent_scores_lower_than_expert(env):
     assert np.mean(rates) < 0.5 and successes == 0
 
 
+def _random_trace(env, task_id: str, seed: int, steps: int = 25) -> list[str]:
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(options={"task_id": task_id})
+    trace = [obs]
+    for _ in range(steps):
+        actions = env.unwrapped.admissible_actions()
+        obs, _, terminated, truncated, info = env.step(actions[int(rng.integers(len(actions)))])
+        trace += [obs, "\n".join(actions)]
+        if terminated or truncated:
+            break
+    return trace
+
+
+def test_a_reused_jvm_plays_an_episode_exactly_as_a_fresh_one(env):
+    """Bees and animals wander: without pinned identity hashes this differed between JVMs and after reuse."""
+    wandering = next(t for t in ALL_TASK_IDS if t.startswith("scienceworld-grow-fruit-"))
+    other = next(t for t in ALL_TASK_IDS if t.startswith("scienceworld-find-animal-"))
+    _random_trace(env, other, seed=1)
+    reused = _random_trace(env, wandering, seed=7)
+    fresh_env = gym.make(ENV_ID)
+    try:
+        fresh = _random_trace(fresh_env, wandering, seed=7)
+    finally:
+        fresh_env.close()
+    assert reused == fresh
+
+
 def test_validity_is_judged_on_the_state_before_the_action(env):
     task_id = next(t for t in ALL_TASK_IDS if t.startswith("scienceworld-boil-"))
     obs, info = env.reset(options={"task_id": task_id})
@@ -140,6 +167,7 @@ def test_a_variation_that_is_not_shipped_is_built_at_reset():
         obs, info = env.reset()
         assert info["task_id"] == task_id_for("lifespan-longest-lived", variation)
         assert info["goal"].startswith("Your task is to") and len(info["subgoals"]) >= 2
+        assert env.unwrapped.current_task.params["split"] == "train"  # variation 0 is a training variation
         done = False
         while not done:
             obs, reward, terminated, truncated, info = env.step(env.unwrapped.expert_action())
@@ -147,6 +175,15 @@ def test_a_variation_that_is_not_shipped_is_built_at_reset():
         assert info["success"] and info["progress_rate"] == 1.0
     finally:
         env.close()
+
+
+def test_the_jvm_starts_with_our_options_and_the_environment_is_restored(env):
+    before = os.environ.get("JAVA_TOOL_OPTIONS")
+    env.reset(options={"task_index": 0})
+    with open(f"/proc/{env.unwrapped.jvm_pid}/environ", "rb") as environ:
+        variables = dict(item.split(b"=", 1) for item in environ.read().split(b"\0") if b"=" in item)
+    assert JVM_OPTIONS.encode() in variables[b"JAVA_TOOL_OPTIONS"]
+    assert os.environ.get("JAVA_TOOL_OPTIONS") == before
 
 
 def test_close_stops_the_jvm():

@@ -119,10 +119,11 @@ def test_goal_rewrite_names_rooms_and_objects():
 def test_shipped_task_set_covers_every_task_type_with_stable_ids():
     instances = load_instances()
     tasks = make_tasks()
-    assert len(tasks) == len(instances) == TASK_COUNT == 84
+    assert len(tasks) == len(instances) == TASK_COUNT == 90
     per_type = Counter(inst["task_name"] for inst in instances)
-    assert len(per_type) == 28 and set(per_type.values()) == {3}
-    assert not any(name.startswith("mendelian") for name in per_type)  # not reproducible, see tasks.py
+    assert len(per_type) == 30 and set(per_type.values()) == {3}
+    dev = {inst["task_name"] for inst in instances if inst["split"] == "dev"}
+    assert {inst["split"] for inst in instances} == {"test", "dev"} and dev == {"grow-fruit"}
     assert tasks.task_ids[0] == task_id_for(instances[0]["task_name"], instances[0]["variation"])
     for task in tasks:
         assert task.goal.startswith("Your task is to") and task.params["gold_actions"]

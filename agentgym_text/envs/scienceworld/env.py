@@ -8,14 +8,9 @@ from typing import Any
 from agentgym_text.core.progress import Progress, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.envs.scienceworld.commands import (
-    COMMAND_HELP,
-    is_ambiguity_prompt,
-    normalise,
-    parse_command,
-    refusal_kind,
-)
+from agentgym_text.envs.scienceworld.commands import COMMAND_HELP, normalise, refusal_kind
 from agentgym_text.envs.scienceworld.engine import ScienceWorldEngine
+from agentgym_text.envs.scienceworld.session import CommandSession
 from agentgym_text.envs.scienceworld.tasks import instance_to_task, make_tasks, subgoal_tracker
 
 __all__ = ["ScienceWorldTextEnv"]
@@ -32,9 +27,9 @@ class ScienceWorldTextEnv(TextEnv):
 
     ``task_name`` (and ``variation``) restrict the task set; a variation that is not shipped is built at its
     first reset from the simulator's gold path. Each instance runs its own JVM, started at the first reset and
-    stopped by ``close()``. ScienceWorld's worlds (wandering bees and animals) evolve differently depending on
-    what the JVM did before, so by default every episode gets a fresh JVM (about 2 s per reset), which makes
-    episodes reproducible; ``fresh_jvm_per_episode=False`` reuses the JVM (reset about 0.6 s) at that cost.
+    stopped by ``close()``; it is started with identity hashes pinned (``JVM_OPTIONS``), so an
+    episode plays out the same whatever the JVM did before and the JVM is reused between episodes.
+    ``fresh_jvm_per_episode=True`` restarts it at every reset (about 1.7 s), which caps its memory.
 
     An action counts as valid when ScienceWorld carried it out in the state it was given in: text that is not
     a ScienceWorld command is rejected before it reaches the simulator; objects the simulator cannot match
@@ -48,12 +43,13 @@ class ScienceWorldTextEnv(TextEnv):
         self,
         task_name: str | None = None,
         variation: int | None = None,
-        fresh_jvm_per_episode: bool = True,
+        fresh_jvm_per_episode: bool = False,
         **kwargs: Any,
     ):
         super().__init__(make_tasks(task_name, variation), **kwargs)
         self._fresh_jvm = fresh_jvm_per_episode
         self._engine = ScienceWorldEngine()
+        self._session = CommandSession(self._engine)
         self._derived: dict[str, TaskSpec] = {}
         self._tracker: SubgoalTracker = subgoal_tracker([])
         self._reading = Progress(now=0.0)
@@ -61,7 +57,6 @@ class ScienceWorldTextEnv(TextEnv):
         self._won = False
         self._gold: list[str] = []
         self._gold_index = 0
-        self._choice_count = 0
         self._valid_cache: list[str] | None = None
 
     # ---- TextEnv hooks ---------------------------------------------------------------------------------
@@ -70,29 +65,24 @@ class ScienceWorldTextEnv(TextEnv):
         self._task = task  # a derived task carries its goal, subgoals and step budget (StepLimit reads them)
         params = task.params
         if self._fresh_jvm and not self._engine.fresh:
-            self._engine.restart()  # world dynamics depend on what the JVM did before, not only on the seed
+            self._engine.restart()
         self._engine.load(params["task_name"], params["variation"], params["simplifications"])
-        observation = self._engine.reset()
+        observation = self._session.reset()
         self._tracker = subgoal_tracker(params["subgoals"])
         self._pending_observation = observation
         self._won = False
         self._gold = list(params["gold_actions"])
         self._gold_index = 0
-        self._choice_count = 0
         self._valid_cache = None
         return Start(observation=observation, goal=task.goal, difficulty=task.difficulty)
 
     def _act(self, action: str) -> Outcome:
-        parsed = parse_command(action, self._choice_count)
-        if not parsed.ok:
+        parsed, result = self._session.send(action)
+        if result is None:
             return Outcome.invalid(parsed.error, parsed.reason)
-        if self._choice_count and not parsed.text.isdigit():
-            self._engine.step("")  # a blank answer cancels the pending "Ambiguous request" question
-        result = self._engine.step(parsed.text)
         self._valid_cache = None
         self._pending_observation = result.observation
         self._won = result.success
-        self._choice_count = is_ambiguity_prompt(result.observation)
         if self._gold_index < len(self._gold) and parsed.text == normalise(self._gold[self._gold_index]):
             self._gold_index += 1
         if result.success:
@@ -117,15 +107,15 @@ class ScienceWorldTextEnv(TextEnv):
         return reading
 
     def _admissible_actions(self) -> list[str]:
-        if self._choice_count:
-            return [str(i) for i in range(self._choice_count)]
+        if self._session.choice_count:
+            return [str(i) for i in range(self._session.choice_count)]
         if self._valid_cache is None:
             self._valid_cache = self._engine.valid_actions()
         return list(self._valid_cache)
 
     def _help_text(self) -> str:
-        if self._choice_count:
-            return f"Answer the question above with a number from 0 to {self._choice_count - 1}."
+        if self._session.choice_count:
+            return f"Answer the question above with a number from 0 to {self._session.choice_count - 1}."
         return "Choose an action from these valid actions: " + ", ".join(self._admissible_actions()) + (
             "\n" + COMMAND_HELP
         )

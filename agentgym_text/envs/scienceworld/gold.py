@@ -1,11 +1,9 @@
 """Building one task instance from the simulator: replay the gold path, derive goal and subgoals, verify them.
 
-ScienceWorld worlds (bees and animals wander, plants get pollinated) evolve differently depending on what the
-JVM did before, not only on the variation: the simulator reseeds its random generator at every load, but other
-JVM state carries over (a bee walks into the kitchen on one replay and not on the next, in the same JVM). In a
-fresh JVM the same actions give the same run. So the gold path is replayed in a fresh JVM; an instance whose
-gold path fails there is not shipped. The env gives each episode a fresh JVM (the expert sweep in the tests
-replays every shipped gold path through the env, in fresh JVMs again).
+The gold path is generated on a load with ``gold_path=True`` (which draws from the simulator's random generator)
+and replayed on a plain load in a fresh JVM, the way the env plays it; an instance whose gold path does not end
+in success there is not shipped. Many plant tasks (grow-fruit, Mendelian genetics) depend on where the bees fly,
+so their gold paths fail for some variations.
 """
 
 from __future__ import annotations
@@ -14,6 +12,7 @@ from typing import Any
 
 from agentgym_text.envs.scienceworld.engine import ScienceWorldEngine, StepResult, simplifications_for
 from agentgym_text.envs.scienceworld.commands import refusal_kind
+from agentgym_text.envs.scienceworld.session import CommandSession
 from agentgym_text.envs.scienceworld.subgoals import GoldStep, derive_subgoals, rewrite_goal
 from agentgym_text.envs.scienceworld.tasks import subgoal_tracker
 
@@ -25,11 +24,19 @@ class InstanceError(ValueError):
 
 
 def replay(engine: ScienceWorldEngine, actions: list[str]) -> tuple[str, list[GoldStep], StepResult | None]:
-    """Reset the loaded variation and play ``actions`` until the task completes; (first observation, steps, last)."""
-    first = engine.reset()
+    """Reset the loaded variation and play ``actions`` as the env would until the task completes.
+
+    Returns (first observation, steps, last result). Actions the env rejects before they reach the simulator
+    (gold paths hold stray numbers with no question to answer) are left out of the steps.
+    """
+    session = CommandSession(engine)
+    first = session.reset()
     steps, result = [], None
     for action in actions:
-        result = engine.step(action)
+        _, reply = session.send(action)
+        if reply is None:
+            continue
+        result = reply
         steps.append(GoldStep(action, result.observation))
         if result.completed:
             break
@@ -60,17 +67,20 @@ def derive_instance(engine: ScienceWorldEngine, task_name: str, variation: int) 
     if not gold or gold[0].startswith("ERROR"):
         raise InstanceError(f"{task_name} variation {variation}: no gold path ({gold[:1]})")
     description = engine.task_description()
+    split = next((name for name, variations in (("test", engine.test_variations()), ("dev", engine.dev_variations()))
+                  if variation in variations), "train")
     first, steps = _fresh_run(engine, task_name, variation, simplifications, gold)
-    gold = gold[: len(steps)]  # gold paths often go on after the task is already complete
     # Gold paths open doors and containers the simplifications already opened; those refused no-ops would be
     # invalid expert moves, so drop them when the path still succeeds without them.
     useful = [step.action for step in steps if refusal_kind(step.observation) is None]
-    if useful != gold:
+    if len(useful) < len(steps):
         try:
             first, steps = _fresh_run(engine, task_name, variation, simplifications, useful)
-            gold = useful
         except InstanceError:
-            first, steps = _fresh_run(engine, task_name, variation, simplifications, gold)
+            first, steps = _fresh_run(engine, task_name, variation, simplifications, [s.action for s in steps])
+    # What was played: without the moves after completion and those the env rejects before the simulator (the
+    # world can differ without the no-ops, so an answer to a question that is no longer asked is dropped here).
+    gold = [step.action for step in steps]
     subgoals = derive_subgoals(steps)
     tracker = subgoal_tracker(subgoals)
     tracker.update(first, False)
@@ -82,6 +92,7 @@ def derive_instance(engine: ScienceWorldEngine, task_name: str, variation: int) 
     return {
         "task_name": task_name,
         "variation": int(variation),
+        "split": split,
         "simplifications": simplifications,
         "original_goal": description.replace("Task Description:", "").strip(),
         "goal": rewrite_goal(description, steps, first),
