@@ -1,9 +1,11 @@
 """ScienceWorld throughput and footprint: text env vs raw ``scienceworld``, JVM start time, RSS per instance.
 
-Run: ``python benchmarks/scienceworld.py [--repeats 3] [--task-index 0]``
+Run: ``python benchmarks/scienceworld.py [--repeats 3] [--task-index 0]``; ``--memory-episodes 30`` measures RSS
+along 30 episodes instead.
 
-All loops replay the same gold path from reset, interleaved in one warm JVM. "raw" is ``ScienceWorldEnv.step``
-(what AgentBoard calls); "raw server.step" is the bare simulator call, the floor any wrapper can reach.
+All loops replay the same gold path from reset, interleaved. The text env, "raw" ``ScienceWorldEnv.step`` (what
+AgentBoard calls) and "raw server.step" (the bare simulator call, the floor any wrapper can reach) share the env's
+JVM; a second JVM started with default options (identity hashes not pinned) measures what determinism costs.
 The text env skips the per-step valid-action listing the raw ``step`` does, so it can be faster than raw.
 """
 
@@ -38,22 +40,41 @@ def _timed(play) -> float:
     return time.perf_counter() - started
 
 
+def memory_over_episodes(episodes: int) -> None:
+    """JVM RSS of one env (the JVM reused) along ``episodes`` gold-path episodes over the shipped tasks."""
+    instances = load_instances()
+    env = gym.make("AgentBoard/ScienceWorld-v0")
+    for episode in range(episodes):
+        index = (episode * 7) % len(instances)  # a spread of task types
+        env.reset(options={"task_index": index})
+        for action in instances[index]["gold_actions"]:
+            env.step(action)
+        if (episode + 1) % 10 == 0:
+            print(f"JVM RSS after {episode + 1:3d} episodes in one JVM: {_rss_mib(env.unwrapped.jvm_pid):5.0f} MiB")
+    env.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--task-index", type=int, default=0)
+    parser.add_argument("--memory-episodes", type=int, default=0, help="only measure RSS along this many episodes")
     args = parser.parse_args()
+    if args.memory_episodes:
+        memory_over_episodes(args.memory_episodes)
+        return
     instance = load_instances()[args.task_index]
     gold = instance["gold_actions"]
     options = {"task_index": args.task_index}
     print(f"task {instance['task_name']} variation {instance['variation']}: {len(gold)} gold actions x "
-          f"{args.repeats} repeats (+1 warm-up), all three step loops interleaved in one JVM")
+          f"{args.repeats} repeats (+1 warm-up), the step loops interleaved")
 
     from scienceworld import ScienceWorldEnv
 
     started = time.perf_counter()
-    ScienceWorldEnv("", envStepLimit=10**9).close()
+    bare = ScienceWorldEnv("", envStepLimit=10**9)  # a JVM with default options: no pinned identity hashes
     jvm_start = time.perf_counter() - started
+    bare.load(instance["task_name"], instance["variation"], instance["simplifications"], generateGoldPath=False)
 
     python_rss_before = _rss_mib(os.getpid())
     env = gym.make("AgentBoard/ScienceWorld-v0")
@@ -73,7 +94,11 @@ def main() -> None:
         for action in gold:
             sim.server.step(action)
 
-    totals = {"text": 0.0, "raw": 0.0, "server": 0.0}
+    def play_bare_server() -> None:
+        for action in gold:
+            bare.server.step(action)
+
+    totals = {"text": 0.0, "raw": 0.0, "server": 0.0, "bare": 0.0}
     warm_resets = []
     for repeat in range(args.repeats + 1):
         warm_resets.append(_timed(lambda: env.reset(options=options)))
@@ -82,13 +107,17 @@ def main() -> None:
         raw_time = _timed(play_raw)
         sim.reset()
         server_time = _timed(play_server)
+        bare.server.reset()
+        bare_time = _timed(play_bare_server)
         if repeat:  # the first round warms the JIT up
             totals["text"] += text_time
             totals["raw"] += raw_time
             totals["server"] += server_time
+            totals["bare"] += bare_time
     jvm_rss = _rss_mib(env.unwrapped.jvm_pid)
     python_rss_delta = _rss_mib(os.getpid()) - python_rss_before
     env.close()
+    bare.close()
 
     fresh = gym.make("AgentBoard/ScienceWorld-v0", fresh_jvm_per_episode=True)
     fresh.reset(options=options)
@@ -106,6 +135,8 @@ def main() -> None:
     print(f"text env reset, fresh_jvm_per_episode=True:   {sum(fresh_resets) / len(fresh_resets):6.2f} s")
     print(f"raw ScienceWorldEnv.step:                     {rate['raw']:8.1f} steps/s")
     print(f"raw server.step (simulator call only):        {rate['server']:8.1f} steps/s")
+    print(f"raw server.step, JVM with default options:    {rate['bare']:8.1f} steps/s  "
+          f"(pinned identity hashes cost {100 * (rate['bare'] / rate['server'] - 1):+.0f}% time per step)")
     print(f"text env step:                                {rate['text']:8.1f} steps/s")
     print(f"text env time per step / raw step:            {rate['raw'] / rate['text']:6.2f}x  "
           f"(overhead {100 * (rate['raw'] / rate['text'] - 1):+.0f}%; budget +20%)")
