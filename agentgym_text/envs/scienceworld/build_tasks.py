@@ -20,7 +20,7 @@ from agentgym_text.envs.scienceworld.gold import InstanceError, derive_instance
 __all__ = ["build", "main", "VARIATIONS_PER_TASK"]
 
 VARIATIONS_PER_TASK = 3
-MAX_TRIES_PER_TASK = 40
+MAX_TRIES_PER_TASK = 50
 """Variations tried per task before giving up."""
 OUTPUT = Path(__file__).with_name("task_set.json")
 

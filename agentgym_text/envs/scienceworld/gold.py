@@ -1,8 +1,9 @@
 """Building one task instance from the simulator: replay the gold path, derive goal and subgoals, verify them.
 
 The gold path is generated on a load with ``gold_path=True`` (which draws from the simulator's random generator)
-and replayed on a plain load in a fresh JVM, the way the env plays it; an instance whose gold path does not end
-in success there is not shipped. Many plant tasks (grow-fruit, Mendelian genetics) depend on where the bees fly,
+and replayed on a plain load through the env's ``CommandSession``; an instance whose gold path does not end in
+success there is not shipped. The replay uses a fresh JVM, though with pinned identity hashes (``JVM_OPTIONS``)
+a reused one plays it the same. Many plant tasks (grow-fruit, Mendelian genetics) depend on where the bees fly,
 so their gold paths fail for some variations.
 """
 
