@@ -72,13 +72,19 @@ def derive_instance(engine: ScienceWorldEngine, task_name: str, variation: int) 
                   if variation in variations), "train")
     first, steps = _fresh_run(engine, task_name, variation, simplifications, gold)
     # Gold paths open doors and containers the simplifications already opened; those refused no-ops would be
-    # invalid expert moves, so drop them when the path still succeeds without them.
-    useful = [step.action for step in steps if refusal_kind(step.observation) is None]
-    if len(useful) < len(steps):
+    # invalid expert moves, so drop them while the path still succeeds without them. Each shorter path changes
+    # the world (fewer moves, so less time passes), which can make a later move refused: repeat until none is.
+    while True:
+        useful = [step.action for step in steps if refusal_kind(step.observation) is None]
+        if len(useful) == len(steps):
+            break
         try:
             first, steps = _fresh_run(engine, task_name, variation, simplifications, useful)
         except InstanceError:
-            first, steps = _fresh_run(engine, task_name, variation, simplifications, [s.action for s in steps])
+            break
+    unmatched = [step.action for step in steps if refusal_kind(step.observation) in ("unknown_object", "unknown_action")]
+    if unmatched:  # the expert would make an invalid move
+        raise InstanceError(f"{task_name} variation {variation}: the simulator does not understand {unmatched[:2]}")
     # What was played: without the moves after completion and those the env rejects before the simulator (the
     # world can differ without the no-ops, so an answer to a question that is no longer asked is dropped here).
     gold = [step.action for step in steps]
