@@ -2,8 +2,11 @@
 
 The gold path is generated on a load with ``gold_path=True`` (which draws from the simulator's random generator)
 and replayed on a plain load through the env's ``CommandSession``; an instance whose gold path does not end in
-success there is not shipped. The replay uses a fresh JVM, though with pinned identity hashes (``JVM_OPTIONS``)
-a reused one plays it the same. Many plant tasks (grow-fruit, Mendelian genetics) depend on where the bees fly,
+success there is not shipped. With pinned identity hashes (``JVM_OPTIONS``) a replay plays out the same in any
+JVM, but the gold path the simulator generates still depends on what the JVM did before (seen: freeze var 23
+got another route after other tasks had run). Each replay restarts the JVM, so within a build the history
+before each generated path is short and the same from run to run (two full builds chose the same variations).
+A variation derived at an env's reset gets a path that depends on that env's earlier episodes. Many plant tasks (grow-fruit, Mendelian genetics) depend on where the bees fly,
 so their gold paths fail for some variations.
 """
 
@@ -68,8 +71,8 @@ def derive_instance(engine: ScienceWorldEngine, task_name: str, variation: int) 
     if not gold or gold[0].startswith("ERROR"):
         raise InstanceError(f"{task_name} variation {variation}: no gold path ({gold[:1]})")
     description = engine.task_description()
-    split = next((name for name, variations in (("test", engine.test_variations()), ("dev", engine.dev_variations()))
-                  if variation in variations), "train")
+    splits = (("test", engine.test_variations()), ("dev", engine.dev_variations()))
+    split = next((name for name, variations in splits if variation in variations), "train")
     first, steps = _fresh_run(engine, task_name, variation, simplifications, gold)
     # Gold paths open doors and containers the simplifications already opened; those refused no-ops would be
     # invalid expert moves, so drop them while the path still succeeds without them. Each shorter path changes
@@ -82,7 +85,8 @@ def derive_instance(engine: ScienceWorldEngine, task_name: str, variation: int) 
             first, steps = _fresh_run(engine, task_name, variation, simplifications, useful)
         except InstanceError:
             break
-    unmatched = [step.action for step in steps if refusal_kind(step.observation) in ("unknown_object", "unknown_action")]
+    unmatched = [step.action for step in steps
+                 if refusal_kind(step.observation) in ("unknown_object", "unknown_action")]
     if unmatched:  # the expert would make an invalid move
         raise InstanceError(f"{task_name} variation {variation}: the simulator does not understand {unmatched[:2]}")
     # What was played: without the moves after completion and those the env rejects before the simulator (the
