@@ -20,7 +20,7 @@ class Turn:
 
     ``observation`` is what the env returned (a prompt-ready window when the agent wraps the env in
     ``HistoryWindow``); ``expert_action`` / ``admissible_actions`` are filled only when the agent lists
-    them in ``needs``.
+    them in ``needs``; ``text_format`` names the env's text when it speaks more than one (the prompt follows it).
     """
 
     slot: int
@@ -34,6 +34,7 @@ class Turn:
     info: dict[str, Any] = field(default_factory=dict)
     expert_action: str | None = None
     admissible_actions: list[str] | None = None
+    text_format: str | None = None
 
 
 @dataclass

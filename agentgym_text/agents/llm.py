@@ -179,7 +179,7 @@ class LLMAgent(Agent):
 
     # ---- one request -----------------------------------------------------------------------------------
     def messages_for(self, turn: Turn) -> list[dict[str, str]]:
-        return build_messages(load_prompt(turn.family), turn.goal, turn.observation, self.config.style)
+        return build_messages(load_prompt(turn.family, turn.text_format), turn.goal, turn.observation, self.config.style)
 
     def ask(self, turn: Turn) -> Decision:
         """One decision for one turn; never raises."""

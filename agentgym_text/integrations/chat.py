@@ -57,8 +57,8 @@ def family_of(env_id: str) -> str:
 
 def system_prompt(env: gym.Env, family: str, *, tools: bool) -> str:
     """The family's rules and in-context example, the action format, the help action and the step budget."""
-    prompt = load_prompt(family)
     base = env.unwrapped
+    prompt = load_prompt(family, getattr(base, "text_format", None))
     parts = [prompt.system, prompt.instruction, "Here is an example:\n" + prompt.example]
     action_format = getattr(base, "action_format", "")
     help_action = getattr(base, "help_action", "check valid actions")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["FamilyPrompt", "load_prompt", "build_messages", "STYLES", "PROMPT_FILE"]
+__all__ = ["FamilyPrompt", "load_prompt", "prompt_variants", "build_messages", "STYLES", "PROMPT_FILE"]
 
 PROMPT_FILE = "prompt.json"
 
@@ -36,8 +36,12 @@ class FamilyPrompt:
 
 
 @lru_cache(maxsize=None)
-def load_prompt(family: str) -> FamilyPrompt:
+def load_prompt(family: str, text_format: str | None = None) -> FamilyPrompt:
     """The prompt of ``family`` (the generic one when the family has none).
+
+    Families whose env speaks more than one text (``text_format=``) keep the default's prompt at the top of
+    ``prompt.json`` and each other format's under its name (e.g. ``"clear"``: instruction, example, optionally
+    system); ``text_format`` picks one, falling back to the default.
 
     >>> load_prompt("mastermind").family, load_prompt("no-such-family").family
     ('mastermind', 'generic')
@@ -52,7 +56,21 @@ def load_prompt(family: str) -> FamilyPrompt:
         if candidate is not None and candidate.is_file():
             source, name = candidate, family
     data = json.loads(source.read_text(encoding="utf-8"))
+    variant = data.get(text_format) if text_format else None
+    if isinstance(variant, dict):
+        data = {**data, **variant}
     return FamilyPrompt(name, data["system"], data["instruction"], data["example"])
+
+
+def prompt_variants(family: str) -> dict[str, dict]:
+    """Every replayable prompt of ``family``: the default (key ``None``) and each text format's, as raw dicts."""
+    source = resources.files(f"agentgym_text.envs.{family}").joinpath(PROMPT_FILE)
+    data = json.loads(source.read_text(encoding="utf-8"))
+    variants: dict = {None: data}
+    for key, value in data.items():
+        if isinstance(value, dict) and "example" in value:
+            variants[key] = {**data, **value}
+    return variants
 
 
 def build_messages(prompt: FamilyPrompt, goal: str, history: str, style: str = "vanilla") -> list[dict[str, str]]:
