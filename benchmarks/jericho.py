@@ -1,7 +1,7 @@
 """AgentBoard/Jericho-v0 against raw jericho, valid-action times, and TextWorld build/reset/step against raw textworld.
 
 Jericho: both sides play the same commands (a game's whole walkthrough, from ``game=<file>`` so the episode does
-not end at the task's milestone): raw ``FrotzEnv.step`` against ``env.step`` of ``gym.make`` (input checks,
+not end at the task's milestone, under the emulator seed jericho's walkthrough is written for): raw ``FrotzEnv.step`` against ``env.step`` of ``gym.make`` (input checks,
 rendering, progress from the engine state, info). Valid actions: the first call in a state (cold; our
 tokenizer, jericho's templates and its world-diff filter) and a repeat in the same world state (cached).
 
@@ -32,27 +32,31 @@ import agentgym_text  # noqa: E402,F401
 GAMES = ("zork1", "905", "detective", "acorncourt", "library", "reverb")
 
 
-def _commands(path: Path) -> list[str]:
+def _walkthrough(path: Path) -> tuple[list[str], int]:
+    """The game's walkthrough and the emulator seed under which it plays to the end."""
     from jericho import FrotzEnv
 
     from agentgym_text.envs.jericho.actions import expand_abbreviations
 
     env = FrotzEnv(str(path))
     commands = [expand_abbreviations(c) for c in env.get_walkthrough()]
+    seed = int(env.bindings.get("seed") or 1)
     env.close()
-    return commands
+    return commands, seed
 
 
 def jericho_steps(path: Path, repeats: int) -> tuple[float, float, int]:
     """Median steps/s of raw jericho and of the env over the same commands under the same emulator seed."""
     from jericho import FrotzEnv
 
-    commands = _commands(path)
+    commands, seed = _walkthrough(path)
     raw_rates, our_rates = [], []
     for _ in range(repeats):
         env = gym.make("AgentBoard/Jericho-v0", game=str(path), max_episode_steps=len(commands) + 1)
         env.reset(seed=1)
-        seed = env.unwrapped._game.frotz._seed
+        game = env.unwrapped._game  # the env seeds the emulator from its own RNG; replay under the walkthrough's
+        game.load(game.path, game.md5, seed)
+        env.unwrapped._state = game.state()
         steps, elapsed = 0, 0.0
         for command in commands:
             start = time.perf_counter()

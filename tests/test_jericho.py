@@ -221,3 +221,26 @@ def test_seed_drives_the_games_randomness():
     assert run(5) == run(5)
     assert len({tuple(run(seed)) for seed in range(8)}) > 1
     env.close()
+
+
+def test_every_refusal_pattern_holds_a_prefilter_word():
+    from jericho.defines import unrecognized
+
+    from agentgym_text.envs.jericho.engine import _REFUSAL_WORDS, refused
+
+    assert all(any(word in pattern for word in _REFUSAL_WORDS) for pattern in unrecognized)
+    assert refused("You can't see any such thing.") and refused('I don\'t know the word "xyzzyq".')
+    assert not refused("West of House\nYou are standing in an open field.")
+
+
+def test_the_fast_state_reads_what_jerichos_objects_say():
+    env = gym.make("AgentBoard/Jericho-v0", game_dir=str(GAME_DIR))
+    env.reset(seed=0, options={"task_id": "jericho-zork1"})
+    game = env.unwrapped._game
+    for command in ["open mailbox", "take leaflet", "north", "east", "open window", "enter window", "take all"]:
+        env.step(command)
+        fast, named = game.state(), game.state(names=True)
+        assert (fast.score, fast.location, fast.inventory, fast.moves) == (
+            named.score, named.location, named.inventory, named.moves)
+    assert len(fast.inventory) >= 2
+    env.close()

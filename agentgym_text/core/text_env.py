@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +31,8 @@ ENGINE_ERROR = "engine_error"
 RESET_OPTIONS = frozenset({"task_id", "task_index"})
 """Reset options every env accepts."""
 
-_ALLOWED_CONTROL = {"\n", "\t", "\r"}
+_FORBIDDEN_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+"""Unicode's control characters (category Cc: U+0000-001F, U+007F-009F) except tab, newline and return."""
 _HELP_FORMS = {HELP_ACTION, TOOL_HELP_ACTION, "check valid action", "valid actions", "help"}
 
 
@@ -300,7 +300,7 @@ class TextEnv(gym.Env[str, str]):
                 f"Send one short action such as '{HELP_ACTION}'.",
                 InvalidReason.TOO_LONG,
             )
-        if any(unicodedata.category(ch) == "Cc" and ch not in _ALLOWED_CONTROL for ch in action):
+        if _FORBIDDEN_CONTROL.search(action):
             return Outcome.invalid(
                 "The action contains control characters; send plain text.", InvalidReason.CONTROL_CHARACTERS
             )

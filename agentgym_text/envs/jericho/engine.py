@@ -11,8 +11,8 @@ import hashlib
 import os
 import re
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = [
     "refused",
@@ -40,7 +40,15 @@ def refused(text: str) -> bool:
         from jericho.defines import unrecognized
 
         _REFUSALS = re.compile("|".join(f"(?:{p.removeprefix('.*').removesuffix('.*')})" for p in unrecognized))
+    if _REFUSAL_HINT.search(text) is None:
+        return False
     return _REFUSALS.search(" ".join(text.replace("*", " ").replace("-", " ").split())) is not None
+
+
+_REFUSAL_WORDS = ("recogni", "word", "can't", "clear", "missing", "examine", "refer")
+"""One of these is in every refusal jericho knows (``jericho.defines.unrecognized``): most replies skip the
+full patterns. A test checks that each pattern contains one."""
+_REFUSAL_HINT = re.compile("|".join(_REFUSAL_WORDS))
 
 
 class GameFilesMissing(FileNotFoundError, ValueError):
@@ -88,9 +96,8 @@ def check_game_file(path: Path, expected_md5: str | None = None) -> str:
     return md5
 
 
-@dataclass(frozen=True)
-class GameState:
-    """What progress reads after every action: cheap ctypes reads, no text."""
+class GameState(NamedTuple):
+    """What progress reads after every action: cheap ctypes reads, no text (a tuple: built every step)."""
 
     score: int
     location: int
@@ -108,6 +115,12 @@ class JerichoGame:
         self.path: Path | None = None
         self.md5 = ""
         self._dictionaries: dict[str, dict[str, list[str]]] = {}
+        from ctypes import byref
+
+        from jericho.jericho import ZObject
+
+        self._record = ZObject()
+        self._pointer = byref(self._record)
 
     def load(self, path: Path, md5: str, seed: int) -> str:
         """Start ``path`` with the emulator's RNG seeded from ``seed``; returns the opening text."""
@@ -134,6 +147,27 @@ class JerichoGame:
         """Score, room and carried objects (their names only with ``names``: reading them costs time)."""
         frotz = self.frotz
         assert frotz is not None
+        if names:
+            return self._named_state()
+        # One reused ctypes record instead of jericho's get_object (a new record per call): this runs every step.
+        read, record, pointer = frotz.frotz_lib.get_object, self._record, self._pointer
+        read(pointer, frotz.player_obj_num)
+        if record.num < 0:
+            location, inventory = 0, ()
+        else:
+            location, child, carried = record.parent, record.child, []
+            while child > 0:
+                carried.append(child)
+                read(pointer, child)
+                if record.num < 0:
+                    break
+                child = record.sibling
+            inventory = tuple(carried)
+        return GameState(score=int(frotz.frotz_lib.get_score()), location=int(location), location_name="",
+                         inventory=inventory, inventory_names=(), moves=int(frotz.frotz_lib.get_moves()))
+
+    def _named_state(self) -> GameState:
+        frotz = self.frotz
         player = frotz.get_object(frotz.player_obj_num)
         location = frotz.get_object(player.parent) if player is not None else None
         inventory = []
@@ -147,9 +181,9 @@ class JerichoGame:
         return GameState(
             score=int(frotz.frotz_lib.get_score()),
             location=int(location.num) if location is not None else 0,
-            location_name=_display_name(location.name) if names and location is not None else "",
+            location_name=_display_name(location.name) if location is not None else "",
             inventory=tuple(int(item.num) for item in inventory),
-            inventory_names=tuple(_display_name(item.name) for item in inventory) if names else (),
+            inventory_names=tuple(_display_name(item.name) for item in inventory),
             moves=int(frotz.frotz_lib.get_moves()),
         )
 
