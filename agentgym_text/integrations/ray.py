@@ -336,8 +336,13 @@ class RayVectorEnv(VectorEnv):
                 lost.append(i)
             else:
                 steps[i] = (kind, action)
-        results = self._dispatch(steps) if steps else {}
-        results.update(self._reset_all(resets, None) if resets else {})
+        # next-step autoresets travel in the same call as the steps: one round trip per actor per vector step
+        results = self._dispatch({**steps, **{i: ("reset", (None, None)) for i in resets}}) if steps or resets else {}
+        for i in resets:
+            if results[i] is _LOST:
+                results[i] = self._reset_all({i: None}, None)[i]
+            else:
+                self._running[i], self._lost[i] = True, False
         active = sorted([*results, *lost])
         infos: dict[str, Any] = {}
         for i in active:
