@@ -17,7 +17,9 @@ from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.tools.backend import FINISH_SPEC, Toolkit, ToolError
+from agentgym_text.envs.tools import agentboard_text as words
 from agentgym_text.envs.tools.actions import Call, CallParseError, format_call, is_bare_name, parse_call
+from agentgym_text.envs.tools.agentboard_mode import AgentBoardStep, StepResult
 from agentgym_text.envs.tools.expert import next_call
 from agentgym_text.envs.tools.task_builder import toolkit_class
 from agentgym_text.envs.tools.grading import AnswerRule, grade_answer
@@ -25,8 +27,19 @@ from agentgym_text.envs.tools.render import render_output, round_floats, subgoal
 from agentgym_text.envs.tools.schema import ArgumentError, check_arguments, describe_functions
 from agentgym_text.envs.tools.tasks import family_tasks
 
-__all__ = ["ToolEnv", "ToolQueryEnv", "ToolOperationEnv"]
+__all__ = ["ToolEnv", "ToolQueryEnv", "ToolOperationEnv", "TEXT_FORMATS"]
 
+TEXT_FORMATS = ("agentboard", "clear")
+_AB_TODO_WRITES = ("update_project", "complete_task", "update_task", "delete_task")
+_REASONS = {
+    "format": InvalidReason.UNPARSABLE,
+    "input": InvalidReason.UNPARSABLE,
+    "invalid": InvalidReason.UNKNOWN_ACTION,
+    "error": InvalidReason.BAD_ARGUMENT,
+    "failed": InvalidReason.PRECONDITION,
+}
+
+_TODO_WRITES = ("update_project", "complete_task", "update_task", "delete_task")
 _REASONS = {
     "unknown_object": InvalidReason.UNKNOWN_OBJECT,
     "precondition_failed": InvalidReason.PRECONDITION,
@@ -60,9 +73,15 @@ class ToolEnv(TextEnv):
     help_action = TOOL_HELP_ACTION
     cheap_admissible_actions = True
 
-    def __init__(self, family: str = "query", tool: str | None = None, **kwargs: Any):
+    def __init__(self, family: str = "query", tool: str | None = None, text_format: str = "agentboard",
+                 agentboard_fixes: bool = True, **kwargs: Any):
+        if text_format not in TEXT_FORMATS:
+            raise ValueError(f"text_format must be one of {TEXT_FORMATS}, not {text_format!r}")
         super().__init__(family_tasks(family, tool), **kwargs)
         self.family = family
+        self.text_format = text_format
+        self.agentboard_fixes = agentboard_fixes
+        self._agentboard: AgentBoardStep | None = None
         self._toolkit: Toolkit | None = None
         self._tracker: SubgoalTracker | None = None
         self._ledger = _Ledger()
@@ -100,6 +119,11 @@ class ToolEnv(TextEnv):
             self._tracker = None
             self._sheet_baseline = self._sheet_score()
         tool = params["tool"]
+        if self.text_format == "agentboard":
+            self._agentboard = AgentBoardStep(self._toolkit, params["config"], self.agentboard_fixes)
+            extra = self._toolkit.intro()  # sheet: AgentBoard's harness opens the sheet first
+            return Start(observation=words.first_observation(tool) + ("\n" + extra if extra else ""),
+                         goal=task.goal)
         intro = (
             f"You are using the {tool} tool. Goal: {task.goal}\n"
             "Call one function per turn as '<function> with Action Input: {\"arg\": value}'. "
@@ -123,6 +147,8 @@ class ToolEnv(TextEnv):
     # ---- one action ------------------------------------------------------------------------------------
     def _act(self, action: str) -> Outcome:
         assert self._toolkit is not None
+        if self._agentboard is not None and self.text_format == "agentboard":
+            return self._act_agentboard(action)
         try:
             call = parse_call(action)
         except CallParseError as error:
@@ -162,10 +188,67 @@ class ToolEnv(TextEnv):
             self._expert_index += 1
         return Outcome(observation=render_output(output))
 
+    def _act_agentboard(self, action: str) -> Outcome:
+        assert self._toolkit is not None and self._agentboard is not None
+        self._toolkit.ab_output = None
+        step = self._agentboard.run(action, own_call=self._own_call)
+        if step.kind == "finish":
+            if self.agentboard_fixes or step.ends_episode:
+                outcome = self._finish(step.params["answer"])
+                return Outcome(observation=step.observation, terminated=True, success=outcome.success)
+            return Outcome(observation=step.observation)
+        if step.kind == "ok":
+            self._credit(step)
+        ends = step.ends_episode and not self.agentboard_fixes  # AgentBoard: "finish" anywhere in the action
+        if step.kind in ("ok", "help") or (step.kind == "failed" and not self.agentboard_fixes):
+            return Outcome(observation=step.observation, terminated=ends)
+        if step.kind == "invalid" and ends:
+            return Outcome(observation=step.observation, terminated=True)
+        return Outcome.invalid(step.observation, _AB_REASONS[step.kind])
+
+    def _own_call(self, name: str, params: Any) -> tuple[bool, str]:
+        """Sheet in the agentboard format: our function results as AgentBoard's env prints values (``str``)."""
+        assert self._toolkit is not None
+        spec = self._spec(name)
+        if spec is None:
+            return False, words.invalid_action(name)
+        try:
+            args = check_arguments(spec, params if isinstance(params, dict) else {})
+            return True, str(self._toolkit.call(name, args))
+        except (ArgumentError, ToolError) as error:
+            return False, f"ERROR | {error}"
+
+    def _credit(self, step: StepResult) -> None:
+        """Credit the call on our backend (mutations already ran there through the API view)."""
+        assert self._toolkit is not None
+        output = getattr(self._toolkit, "ab_output", None)
+        spec = self._spec(step.name) if step.name not in ("neighborCheck",) else self._spec("neighbourCheck")
+        if spec is None:
+            return
+        name = spec.name
+        try:
+            args = check_arguments(spec, step.params)
+            writes = _TODO_WRITES if self._params["tool"] == "todo" else ()
+            if output is None and self._params["tool"] != "sheet" and name not in writes:
+                output = self._toolkit.call(name, args)
+        except (ArgumentError, ToolError, TypeError, ValueError):
+            return
+        if output is not None and self._params["tool"] != "sheet":
+            self._ledger.obtained[subgoal_key(name, output)] += 1
+        if (
+            self._expert_index < len(self._golden)
+            and name == self._golden[self._expert_index].name
+            and round_floats(args) == self._golden_args[self._expert_index]
+        ):
+            self._expert_index += 1
+
     def _finish(self, answer: Any) -> Outcome:
         assert self._toolkit is not None
         params = self._params
-        correct = grade_answer(answer, params["answer"], self._rule)
+        try:
+            correct = grade_answer(answer, params["answer"], self._rule)
+        except (TypeError, ValueError, AttributeError):
+            correct = False
         state_ok = True
         if params["graded_state"]:
             state_ok = self._toolkit.state() == params["golden_state"]
@@ -208,17 +291,25 @@ class ToolEnv(TextEnv):
         # Golden calls up to the next one the expert would make: those are known to succeed now.
         calls: list[Call] = [] if self._params.get("graded_state") else self._golden[: self._expert_index + 1]
         calls += self._toolkit.example_calls()
-        texts = list(dict.fromkeys(call.text() for call in calls))
         placeholder = "done" if self._params.get("graded_state") else "I do not know"
-        return texts + [format_call("finish", {"answer": placeholder})]
+        calls.append(Call("finish", {"answer": placeholder}))
+        if self.text_format == "agentboard":
+            return list(dict.fromkeys(words.python_call(call.name, call.args) for call in calls))
+        return list(dict.fromkeys(call.text() for call in calls))
 
     def _help_text(self) -> str:
         assert self._toolkit is not None
+        if self.text_format == "agentboard":
+            return words.help_text(self._toolkit.name)
         listing = describe_functions(self._toolkit.name, (*self._toolkit.functions, FINISH_SPEC))
         return f"{listing}\nFor example: {self._admissible_actions()[0]}"
 
     def _expert_action(self) -> str:
-        return next_call(self._golden, self._expert_index, self._params["answer"])
+        text = next_call(self._golden, self._expert_index, self._params["answer"])
+        if self.text_format == "agentboard":
+            call = parse_call(text)
+            return words.python_call(call.name, call.args)
+        return text
 
     # ---- for tests and tools ---------------------------------------------------------------------------
     @property
