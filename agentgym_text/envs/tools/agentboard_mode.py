@@ -37,7 +37,8 @@ class AgentBoardStep:
 
     def run(self, message: str, own_call=None) -> StepResult:
         """``own_call(name, params) -> (ok, text)`` serves tools without a port (sheet)."""
-        parts = words.split_message(message.strip())
+        message = words.agent_parse(message).strip()
+        parts = words.split_message(message)
         if parts is None:
             return StepResult(words.FORMAT_ERROR, "format")
         name, raw = parts
@@ -45,7 +46,7 @@ class AgentBoardStep:
             params = words.parse_input(raw)
         except ValueError:
             return StepResult(words.BAD_INPUT_ERROR, "input")
-        rebuilt = words.rebuilt_action(message.strip())
+        rebuilt = words.rebuilt_action(message)
         ends = "Finish" in rebuilt or "finish" in rebuilt
         table = TOOLS.get(self.tool)
         try:

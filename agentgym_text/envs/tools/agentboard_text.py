@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 __all__ = [
-    "FINISH_REMINDER", "WEATHER_REMINDER", "FORMAT_ERROR", "BAD_INPUT_ERROR", "ACTION_NAMES", "first_observation",
+    "agent_parse", "FINISH_REMINDER", "WEATHER_REMINDER", "FORMAT_ERROR", "BAD_INPUT_ERROR", "ACTION_NAMES", "first_observation",
     "split_message", "parse_input", "help_text", "invalid_action", "exception_text", "python_call",
 ]
 
@@ -56,6 +56,39 @@ _PARSE = re.compile(r"Action:\s*(.*?)\s*with\s*Action Input:\s*(.*?)$")
 def first_observation(tool: str) -> str:
     """The harness's first observation (``tasks/tool.py``): weather adds the latitude/longitude advice."""
     return WEATHER_REMINDER if tool == "weather" else FINISH_REMINDER
+
+
+def agent_parse(action: str) -> str:
+    """AgentBoard's VanillaAgent output parser (``action_parser_for_special_llms``, on by default for the tool
+    tasks): picks the line after "next action ...:", a "<name> with Action Input: ..." line, or the text after
+    "Action:" / "... is to", then keeps the first line, stripped of quotes and slashes."""
+    origin = action
+    if "action" in action.lower():
+        lines = action.split("\n")
+        for line in lines:
+            if "next action" in line and ":" in line:
+                index = lines.index(line)
+                while index + 1 < len(lines):
+                    if lines[index + 1]:
+                        action = lines[index + 1]
+                        break
+                    index += 1
+            if line.split(":")[0].lower().endswith("with action input"):
+                action = line
+                break
+            if "action" in line.lower() and ":" in line:
+                after = ":".join(line.split(":")[1:])
+                if after != "":
+                    action = after
+                    break
+            if "action" in line.lower() and "is to" in line:
+                after = line.split("is to")[1]
+                if after != "":
+                    action = after
+                    break
+    if action.strip() == "":
+        action = origin.split("\n")[0]
+    return action.strip().strip("'/").split("\n")[0]
 
 
 def split_message(message: str) -> tuple[str, str] | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
@@ -181,17 +182,27 @@ def _elevation(s: Session, latitude, longitude):
     return (True, response.json()) if response.status_code == 200 else (False, response.text)
 
 
-def _distance(s: Session, latitude1, longitude1, latitude2, longitude2):
-    from geographiclib.geodesic import Geodesic  # what geopy.distance.geodesic computes with
+def _geopy_point(latitude: Any, longitude: Any) -> tuple[float, float]:
+    """``geopy.point._normalize_coordinates`` (geopy 2.4)."""
+    latitude, longitude = float(latitude or 0.0), float(longitude or 0.0)
+    if not all(math.isfinite(x) for x in (latitude, longitude)):
+        raise ValueError("Point coordinates must be finite. %r has been passed as coordinates."
+                         % ((latitude, longitude, 0.0),))
+    if abs(latitude) > 90:
+        raise ValueError("Latitude must be in the [-90; 90] range.")
+    if abs(longitude) > 180:
+        modulo = math.fmod(longitude, 360.0) or 0.0
+        longitude = modulo + 360.0 if modulo < -180 else modulo - 360.0 if modulo >= 180 else modulo
+    return latitude, longitude
 
-    points = []
-    for latitude, longitude in ((latitude1, longitude1), (latitude2, longitude2)):
-        latitude, longitude = float(latitude), float(longitude)
-        if not -90 <= latitude <= 90:
-            raise ValueError("Latitude must be in the [-90; 90] range.")
-        points.append((latitude, ((longitude + 180) % 360) - 180 if not -180 <= longitude <= 180 else longitude))
-    (lat1, lon1), (lat2, lon2) = points
-    return True, Geodesic.WGS84.Inverse(lat1, lon1, lat2, lon2, Geodesic.DISTANCE)["s12"] / 1000
+
+def _distance(s: Session, latitude1, longitude1, latitude2, longitude2):
+    """``geopy.distance.geodesic(coord1, coord2).km``: Karney's geodesic on WGS-84 with the axis in km."""
+    from geographiclib.geodesic import Geodesic
+
+    lat1, lon1 = _geopy_point(latitude1, longitude1)
+    lat2, lon2 = _geopy_point(latitude2, longitude2)
+    return True, Geodesic(6378.137, 1 / 298.257223563).Inverse(lat1, lon1, lat2, lon2, Geodesic.DISTANCE)["s12"]
 
 
 def _air_quality_level(s: Session, air_quality_index):

@@ -8,6 +8,7 @@ the golden sheet (see ``sheet.matching``), rescaled so the untouched sheet score
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,8 +31,7 @@ from agentgym_text.envs.tools.tasks import family_tasks
 __all__ = ["ToolEnv", "ToolQueryEnv", "ToolOperationEnv", "TEXT_FORMATS"]
 
 TEXT_FORMATS = ("agentboard", "clear")
-_AB_TODO_WRITES = ("update_project", "complete_task", "update_task", "delete_task")
-_REASONS = {
+_AB_REASONS = {
     "format": InvalidReason.UNPARSABLE,
     "input": InvalidReason.UNPARSABLE,
     "invalid": InvalidReason.UNKNOWN_ACTION,
@@ -82,6 +82,8 @@ class ToolEnv(TextEnv):
         self.text_format = text_format
         self.agentboard_fixes = agentboard_fixes
         self._agentboard: AgentBoardStep | None = None
+        if text_format == "agentboard":
+            self.unwrap_actions = False  # AgentBoard's own agent parser reads the message (agentboard_text)
         self._toolkit: Toolkit | None = None
         self._tracker: SubgoalTracker | None = None
         self._ledger = _Ledger()
@@ -202,9 +204,10 @@ class ToolEnv(TextEnv):
         ends = step.ends_episode and not self.agentboard_fixes  # AgentBoard: "finish" anywhere in the action
         if step.kind in ("ok", "help") or (step.kind == "failed" and not self.agentboard_fixes):
             return Outcome(observation=step.observation, terminated=ends)
-        if step.kind == "invalid" and ends:
-            return Outcome(observation=step.observation, terminated=True)
-        return Outcome.invalid(step.observation, _AB_REASONS[step.kind])
+        outcome = Outcome.invalid(step.observation, _AB_REASONS[step.kind])
+        if ends:  # an unknown name containing "finish" (AgentBoard's grounding still counts it invalid)
+            outcome = dataclasses.replace(outcome, terminated=True)
+        return outcome
 
     def _own_call(self, name: str, params: Any) -> tuple[bool, str]:
         """Sheet in the agentboard format: our function results as AgentBoard's env prints values (``str``)."""

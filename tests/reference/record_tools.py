@@ -1,0 +1,346 @@
+"""Record AgentBoard's own tool envs on our shipped tool tasks (a reference for tests, never a runtime dependency).
+
+Runs AgentBoard's ``environment/{weather,movie,academia,todo}_env.py`` and ``utils/<tool>/<tool>_tools.py``
+UNMODIFIED, read from a snapshot of hkust-nlp/AgentBoard (git mirror) into ``/tmp/agentboard-tools-src``, in a
+separate virtual environment (``/tmp/agentboard-tools-venv``: requests, geopy, networkx, pandas, jsonlines,
+python-dotenv, plus gymnasium/numpy so this script can import our package for the data). Per step it does what
+AgentBoard's harness (``tasks/tool.py``) does: ``extract_action_name_and_action_input`` (AgentBoard's own, from
+``utils/tool/helpers.py``), the format error, then ``env.step("Action: <name> with Action Input: <input>")``.
+The first observations and the format-error text are read out of ``tasks/tool.py``'s source (its string constants).
+
+How the web APIs are answered (no network here): ``requests.adapters.HTTPAdapter.send`` is replaced, so every
+request AgentBoard's tools send (open-meteo archive, geocoding, air-quality and elevation; TMDB v3; Todoist REST
+v2) is answered in-process by ``agentgym_text.envs.tools.agentboard_api.serve`` from the episode's offline backend
+(our weather model, film database and SQLite agenda), in the API's response schema, with its HTTP status; the body
+goes over the wire as JSON text, so AgentBoard's ``response.json()`` / ``response.text``, its reshaping, its
+argument checks, its ``str()`` framing and its error handling are its own. The todo toolkit's constructor first
+wipes the account and uploads ``projects.json``: during construction the fake API is empty and accepts those
+uploads without storing them; afterwards it serves the task's agenda. Academia reads pickles from
+``$PROJECT_PATH/data/tool-query/academia/raw``: they are written here as networkx graphs built from
+``agentboard_api.academia_graphs()`` (our citation network). Sheet (gspread over Google's API) is not recorded.
+
+Actions: seeded random mixes of the task's golden calls, calls our backend lists as succeeding now, calls with a
+missing, wrong or unknown argument, unknown functions, inputs that are not literals, format errors,
+``check_valid_actions`` and ``finish``; a few target AgentBoard behaviours our env fixes (air-quality band gaps,
+``eval`` expressions, "finish" inside another call, tool failures counted as valid).
+
+Usage::
+
+    python tests/reference/record_tools.py --setup          # venv + AgentBoard source under /tmp
+    /tmp/agentboard-tools-venv/bin/python tests/reference/record_tools.py --record
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import pickle
+import random
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+OUT = HERE / "tools_agentboard.json"
+VENV = Path("/tmp/agentboard-tools-venv")
+SRC = Path("/tmp/agentboard-tools-src")
+GIT_DIR = "/work/.mirror/hkust-nlp+AgentBoard/repo"
+TOOLS = ("weather", "movie", "academia", "todo")
+FILES = (
+    "agentboard/tasks/tool.py", "agentboard/agents/vanilla_agent.py", "agentboard/common/registry.py", "agentboard/utils/tool/helpers.py",
+    "agentboard/utils/logging/agent_logger.py", "agentboard/utils/todo/projects.json",
+    *(f"agentboard/environment/{tool}_env.py" for tool in TOOLS),
+    *(f"agentboard/utils/{tool}/{tool}_tools.py" for tool in TOOLS),
+    *(f"agentboard/prompts/Raw/{tool}_raw.json" for tool in TOOLS),
+)
+PINS = ("requests", "geopy", "networkx", "pandas", "jsonlines", "python-dotenv", "gymnasium", "numpy")
+STEPS = 12
+SEED = 2024
+
+
+def setup(git_dir: str) -> None:
+    if not VENV.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+        subprocess.run([str(VENV / "bin" / "pip"), "install", "-q", *PINS], check=True)
+    for name in FILES:
+        text = subprocess.run(["git", f"--git-dir={git_dir}", "show", f"HEAD:{name}"], check=True,
+                              capture_output=True, text=True).stdout
+        target = SRC / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+
+
+# ---- the fake web ----------------------------------------------------------------------------------------
+CURRENT = {"toolkit": None}
+
+
+def _setup_answer(method: str, path: str, query: dict) -> tuple[int, object]:
+    """The todo constructor's wipe-and-upload, answered without storing anything."""
+    if method == "GET":
+        return 200, []
+    if path.endswith("/projects"):
+        return 200, {"id": "1", "parent_id": None, "order": 0, "color": "grey", "name": query.get("name", ""),
+                     "comment_count": 0, "is_shared": False, "is_favorite": False, "is_inbox_project": False,
+                     "is_team_inbox": False, "view_style": "list", "url": ""}
+    return 200, {"id": "1", "assigner_id": None, "assignee_id": None, "project_id": "1", "section_id": None,
+                 "parent_id": None, "order": 0, "content": "", "description": "", "is_completed": False,
+                 "labels": [], "priority": 1, "comment_count": 0, "creator_id": "1", "created_at": "", "url": "",
+                 "due": {"date": "2015-06-01"}, "duration": None}
+
+
+def install_fake_web() -> None:
+    import requests
+    from requests.adapters import HTTPAdapter
+
+    from agentgym_text.envs.tools.agentboard_api import serve
+
+    def send(self, request, **kwargs):
+        parts = urlsplit(request.url)
+        query: dict[str, str] = {}
+        for key, value in parse_qsl(parts.query, keep_blank_values=True):
+            query.setdefault(key, value)
+        url = f"{parts.scheme}://{parts.hostname}{unquote(parts.path)}"
+        toolkit = CURRENT["toolkit"]
+        if toolkit is None:
+            status, body = _setup_answer(request.method, parts.path, query)
+        else:
+            status, body = serve(toolkit, request.method, url, query)
+        response = requests.Response()
+        response.status_code = status
+        response._content = (body if isinstance(body, str) else json.dumps(body)).encode("utf-8")
+        response.encoding = "utf-8"
+        response.url = request.url
+        response.request = request
+        return response
+
+    HTTPAdapter.send = send
+
+
+def write_academia_pickles() -> None:
+    import networkx as nx
+
+    from agentgym_text.envs.tools.agentboard_api import academia_graphs
+
+    data = academia_graphs()
+    paper_net, author_net = nx.DiGraph(), nx.Graph()
+    for node, attrs in data["paper_nodes"].items():
+        paper_net.add_node(node, **attrs)
+    paper_net.add_edges_from(data["paper_edges"])
+    for node, attrs in data["author_nodes"].items():
+        author_net.add_node(node, **attrs)
+    for u, v, attrs in data["author_edges"]:
+        author_net.add_edge(u, v, **attrs)
+    raw = SRC / "data" / "tool-query" / "academia" / "raw"
+    raw.mkdir(parents=True, exist_ok=True)
+    for name, value in (("paper_net", paper_net), ("author_net", author_net), ("title2id_dict", data["title2id"]),
+                        ("id2title_dict", data["id2title"]), ("author2id_dict", data["author2id"]),
+                        ("id2author_dict", data["id2author"])):
+        with open(raw / f"{name}.pkl", "wb") as handle:
+            pickle.dump(value, handle)
+
+
+def agent_parser():
+    """AgentBoard's ``VanillaAgent.action_parser_for_special_llms`` (on for the tool tasks by default), its source
+    taken verbatim from ``agents/vanilla_agent.py`` (importing the module would pull in the LLM stack)."""
+    import textwrap
+
+    source = (SRC / "agentboard" / "agents" / "vanilla_agent.py").read_text()
+    node = next(n for n in ast.walk(ast.parse(source))
+                if isinstance(n, ast.FunctionDef) and n.name == "action_parser_for_special_llms")
+    namespace: dict = {}
+    exec(textwrap.dedent(ast.get_source_segment(source, node)), namespace)
+    return lambda message: namespace["action_parser_for_special_llms"](None, message)
+
+
+def harness_strings() -> dict[str, str]:
+    """The first observations and the format error, as string constants of AgentBoard's ``tasks/tool.py``."""
+    tree = ast.parse((SRC / "agentboard" / "tasks" / "tool.py").read_text())
+    constants = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    return {"weather": next(c for c in constants if c.startswith("If you want to get the latitude")),
+            "other": next(c for c in constants if c.startswith("Once you have finished the goal")),
+            "format": next(c for c in constants if c.startswith("Format error"))}
+
+
+# ---- actions -----------------------------------------------------------------------------------------------
+_UNKNOWN = ("get_weather", "search_movie", "get_paper", "add_task", "get_all_tasks", "neighbour_check", "lookup")
+_JUNK_VALUES = ("xyz", 123456, -999.5, "", None, [1, 2], "2023-13-45")
+
+
+def malformed(rng: random.Random, name: str, args: dict) -> str:
+    from agentgym_text.envs.tools.agentboard_text import python_call
+
+    kind = rng.randrange(9)
+    if kind == 0 and args:
+        dropped = dict(args)
+        dropped.pop(rng.choice(list(dropped)))
+        return python_call(name, dropped)
+    if kind == 1 and args:
+        changed = dict(args)
+        changed[rng.choice(list(changed))] = rng.choice(_JUNK_VALUES)
+        return python_call(name, changed)
+    if kind == 2:
+        return python_call(name, {**args, "extra_argument": 1})
+    if kind == 3:
+        return python_call(rng.choice(_UNKNOWN), args)
+    if kind == 4:
+        return f"{name} with Action Input: " + rng.choice(("{'name': }", "name=Tokyo", '{"flag": true}', "{", "[1, 2",
+                                                           "null", "get_projects()"))
+    if kind == 5:
+        return rng.choice((name, f"I will call {name} now.", f"{name}({json.dumps(args)})", "Action: "))
+    if kind == 6:
+        return python_call(name, list(args.values()) or [0])  # a list, not a dict
+    if kind == 7:
+        return "check_valid_actions with Action Input: {}"
+    return f"{name} with Action Input: {json.dumps(args)}"  # JSON spelling: true/false/null break eval
+
+
+def special(rng: random.Random, tool: str, task: dict) -> list[str]:
+    """Actions aimed at the behaviours our env fixes, and at tool failure texts."""
+    from agentgym_text.envs.tools.agentboard_text import python_call
+
+    config = task["params"]["config"]
+    out = []
+    name, args = task["params"]["calls"][0] if task["params"]["calls"] else ("get_projects", {})
+    out += [python_call(name, {**args, "note": "not finished yet"}),  # AgentBoard ends on "finish" anywhere
+            python_call("finish_" + name, args),
+            f"Thought: I need to look this up first.\nAction: {python_call(name, args)}",
+            f"The next action to take is:\n\n{python_call(name, args)}"]
+    if tool == "weather":
+        out += [python_call("get_air_quality_level", {"air_quality_index": rng.choice((20.5, 40.5, 60.5, 80.5))}),
+                python_call("get_air_quality_level", {"air_quality_index": rng.choice((7, 33, 55, 77, 95, 130))}),
+                'get_air_quality_level with Action Input: {"air_quality_index": 10+5}',
+                python_call("get_historical_rain", {"latitude": 40.7128, "longitude": -74.006,
+                                                    "start_date": "2030-01-01", "end_date": "2030-01-05"}),
+                python_call("get_temp_forecast", {"latitude": 48.8566, "longitude": 2.3522,
+                                                  "start_date": "2000-01-01", "end_date": "2000-01-03"}),
+                python_call("get_historical_temp", {"latitude": 51.5074, "longitude": -0.1278,
+                                                    "start_date": "2001-01-01", "end_date": "2001-03-01"}),
+                python_call("get_distance", {"latitude1": 40.7128, "longitude1": -74.006,
+                                             "latitude2": 51.5074, "longitude2": -0.1278}),
+                python_call("get_latitude_longitude", {"name": "Atlantis"}),
+                python_call("get_elevation", {"latitude": 0.5, "longitude": -30.0}),
+                python_call("convert_zipcode_to_address", {"zipcode": "10001"})]
+    if tool == "movie":
+        out += [python_call("get_search_movie", {"movie_name": "The Finish Line"}),
+                python_call("get_movie_details", {"movie_id": 99999999}),
+                python_call("get_search_person", {"person_name": "Nobody Atall"})]
+    if tool == "academia":
+        out += [python_call("paperNodeCheck", {"node": "Deep Learning"}),
+                python_call("neighbourCheck", {"graph": "CitationNet", "node": "x"}),
+                python_call("authorEdgeCheck", {"node1": "Nobody", "node2": "Somebody"})]
+    if tool == "todo":
+        out += [python_call("get_task_description", {"task_id": "404404"}),
+                python_call("complete_task", {"task_id": "123"}),
+                python_call("update_task", {"task_id": "7101", "due_date": "next friday"}),
+                python_call("get_tasks", {"project_id": "0000"})]
+    rng.shuffle(out)
+    return out[:4]
+
+
+def plan(rng: random.Random, tool: str, task: dict, toolkit) -> list:
+    """A callable per step: given the state, the next action text."""
+    from agentgym_text.envs.tools.agentboard_text import python_call
+
+    golden = [(name, dict(args)) for name, args in task["params"]["calls"]]
+    specials = special(rng, tool, task)
+
+    def choose(step: int) -> str:
+        if step == STEPS - 1 or (step >= 6 and rng.random() < 0.12):
+            answer = task["params"]["answer"] if rng.random() < 0.6 else rng.choice(("I do not know", ["b", "a"], 3))
+            return python_call("finish", {"answer": answer})
+        roll = rng.random()
+        if specials and roll < 0.2:
+            return specials.pop()
+        if roll < 0.45 and golden:
+            name, args = golden[min(step, len(golden) - 1)] if rng.random() < 0.6 else rng.choice(golden)
+            return python_call(name, args)
+        if roll < 0.65:
+            calls = toolkit.example_calls()
+            if calls:
+                call = rng.choice(calls)
+                return python_call(call.name, call.args)
+        name, args = rng.choice(golden) if golden else ("get_projects", {})
+        return malformed(rng, name, args)
+
+    return choose
+
+
+def record() -> None:
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(SRC / "agentboard"))
+    os.environ["PROJECT_PATH"] = str(SRC)
+    install_fake_web()
+    write_academia_pickles()
+    strings = harness_strings()
+    parse = agent_parser()
+    import importlib
+
+    from utils.tool.helpers import extract_action_name_and_action_input
+
+    from agentgym_text.envs.tools.task_builder import toolkit_class
+    from agentgym_text.envs.tools.tasks import tool_tasks
+
+    env_classes = {tool: getattr(importlib.import_module(f"environment.{tool}_env"),
+                                 {"weather": "WeatherEnv", "movie": "MovieEnv", "academia": "AcademiaEnv",
+                                  "todo": "TodoEnv"}[tool]) for tool in TOOLS}
+    episodes = []
+    for tool in TOOLS:
+        for index, spec in enumerate(tool_tasks(tool)):
+            task = {"task_id": spec.task_id, "params": spec.params}
+            config = spec.params["config"]
+            rng = random.Random(f"{SEED}|{spec.task_id}")
+            toolkit = toolkit_class(tool)(config)
+            CURRENT["toolkit"] = None
+            dataset = {"goal": spec.goal, "ground_truth": spec.params["answer"], "ground_truth_subgoals": ["-"],
+                       "tool": tool, "current_date": config.get("current_date"),
+                       "current_location": config.get("current_location")}
+            env = env_classes[tool](dataset=dataset)
+            CURRENT["toolkit"] = toolkit
+            if tool == "todo":  # tasks/tool.py sets these after building the env
+                from agentgym_text.envs.tools.todo.seed_data import CURRENT_DATE, CURRENT_LOCATION
+
+                env.todo_toolkits.current_date = config.get("current_date", CURRENT_DATE)
+                env.todo_toolkits.current_location = config.get("current_location", CURRENT_LOCATION)
+            action_path: list = []
+            env.action_path = action_path
+            choose = plan(rng, tool, task, toolkit)
+            steps = []
+            for step_id in range(STEPS):
+                sent = choose(step_id)
+                message = parse(sent).strip()  # tasks/tool.py: agent.run() (parser on), then .strip()
+                action, action_input = extract_action_name_and_action_input(message)
+                if action_input is None:
+                    observation, done, valid = strings["format"], False, False
+                else:
+                    observation, _, done, _ = env.step("Action: " + action + " with Action Input: " + action_input,
+                                                       action_path=action_path)
+                    valid = not observation.startswith("ERROR | ")
+                steps.append({"action": sent, "observation": observation, "valid": valid, "done": bool(done)})
+                if done:
+                    break
+            toolkit.close()
+            episodes.append({"task_id": spec.task_id, "tool": tool,
+                             "observation": strings["weather"] if tool == "weather" else strings["other"],
+                             "actions": env.get_action_space(), "steps": steps})
+        print(tool, "done", file=sys.stderr)
+    commit = subprocess.run(["git", f"--git-dir={GIT_DIR}", "rev-parse", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    OUT.write_text(json.dumps({"agentboard_commit": commit, "seed": SEED, "episodes": episodes}, indent=1,
+                              ensure_ascii=False) + "\n")
+    print(f"wrote {OUT}: {len(episodes)} episodes, {sum(len(e['steps']) for e in episodes)} steps")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--setup", action="store_true")
+    parser.add_argument("--record", action="store_true")
+    parser.add_argument("--git-dir", default=GIT_DIR)
+    options = parser.parse_args()
+    if options.setup:
+        setup(options.git_dir)
+    if options.record:
+        record()
