@@ -45,9 +45,11 @@ ACTION_NAMES = {
     "sheet": ["open_sheet", "del_sheet", "freeze_data", "get_A1_annotation", "insert_cols", "insert_rows",
               "delete_batch_data", "update_cell", "update_cell_by_formula", "update_range", "sort_sheet_by_col",
               "merge_cells", "update_note", "get_all_values", "get_range_values", "get_cell_value",
-              "get_value_by_formula", "filter_cells", "get_note", "finish"],
+              "get_value_by_formula", "filter_cells", "get_note", "check_valid_actions", "finish"],
 }
-"""What ``check_valid_actions`` lists: the names in AgentBoard's ``prompts/Raw/<tool>_raw.json``, in file order."""
+"""What ``check_valid_actions`` lists: the names in AgentBoard's ``prompts/Raw/<tool>_raw.json``, in file order
+(sheet: AgentBoard's sheet env has no ``check_valid_actions``; ours answers it like the other tools, listing it
+before ``finish`` as they do)."""
 
 _EXTRACT = re.compile(r"\s*(.*?)\s*with\s*Action Input:\s*(.*?)$")
 _PARSE = re.compile(r"Action:\s*(.*?)\s*with\s*Action Input:\s*(.*?)$")

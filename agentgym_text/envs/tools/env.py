@@ -84,6 +84,7 @@ class ToolEnv(TextEnv):
         self._agentboard: AgentBoardStep | None = None
         if text_format == "agentboard":
             self.unwrap_actions = False  # AgentBoard's own agent parser reads the message (agentboard_text)
+            self.action_example = TOOL_HELP_ACTION  # a name AgentBoard's check_valid_actions answer lists
         self._toolkit: Toolkit | None = None
         self._tracker: SubgoalTracker | None = None
         self._ledger = _Ledger()
