@@ -4,7 +4,7 @@
 "format" (no ``with Action Input:``), "input" (input not a literal), "invalid" (unknown name), "error" (a Python
 exception: ``ERROR | <Type>(<msg>)``), "failed" (the tool answered with its own failure text), "help", "ok" and
 "finish". For "ok" and "finish" it also gives the call's parameters, so the env can credit progress on its own
-backend. Sheet is not ported (its functions keep our results, in AgentBoard's framing).
+backend. Sheet follows ``agentboard_sheet`` (ported from the source, not recorded).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentgym_text.envs.tools import agentboard_text as words
+from agentgym_text.envs.tools.agentboard_sheet import SHEET, invalid_sheet_action
 from agentgym_text.envs.tools.agentboard_tools import TOOLS, Session, air_quality_level_fixed
 
 __all__ = ["AgentBoardStep", "StepResult"]
@@ -35,8 +36,7 @@ class AgentBoardStep:
         self.session = Session(toolkit, config)
         self.fixes = fixes
 
-    def run(self, message: str, own_call=None) -> StepResult:
-        """``own_call(name, params) -> (ok, text)`` serves tools without a port (sheet)."""
+    def run(self, message: str) -> StepResult:
         message = words.agent_parse(message).strip()
         parts = words.split_message(message)
         if parts is None:
@@ -48,7 +48,9 @@ class AgentBoardStep:
             return StepResult(words.BAD_INPUT_ERROR, "input")
         rebuilt = words.rebuilt_action(message)
         ends = "Finish" in rebuilt or "finish" in rebuilt
-        table = TOOLS.get(self.tool)
+        if self.tool == "sheet":
+            return self._sheet(name, params, "finish" in rebuilt.lower())
+        table = TOOLS[self.tool]
         try:
             if name == "finish":
                 answer = params["answer"]
@@ -57,10 +59,6 @@ class AgentBoardStep:
                 return StepResult(str(answer), "finish", name, {"answer": params["answer"]}, ends)
             if name == "check_valid_actions":
                 return StepResult(words.help_text(self.tool), "help", name, ends_episode=ends)
-            if table is None:
-                ok, text = own_call(name, params)
-                return StepResult(text, "ok" if ok else "failed", name,
-                                  params if isinstance(params, dict) else {}, ends)
             if name not in table:
                 return StepResult(words.invalid_action(name), "invalid", name, ends_episode=ends)
             keys, function = table[name]
@@ -71,5 +69,26 @@ class AgentBoardStep:
             else:
                 success, result = function(self.session, **kwargs)
         except Exception as error:  # AgentBoard's env catches everything a tool raises
+            return StepResult(words.exception_text(error), "error", name)
+        return StepResult(str(result), "ok" if success else "failed", name, kwargs, ends)
+
+    def _sheet(self, name: str, params: Any, ends: bool) -> StepResult:
+        """``environment/sheet_env.py``: its own dispatch, invalid-action text and "finish" rule (any case)."""
+        sheet = self.toolkit
+        try:
+            if name == "finish":  # AgentBoard's sheet finish ignores its input and shows the sheet
+                return StepResult(str(sheet.sheet.values()), "finish", name, {"answer": None}, ends)
+            if name == "check_valid_actions":
+                return StepResult(words.help_text("sheet"), "help", name, ends_episode=ends)
+            if name not in SHEET:
+                names = [n for n in words.ACTION_NAMES["sheet"] if n != "check_valid_actions"]
+                return StepResult(invalid_sheet_action(name, names), "invalid", name, ends_episode=ends)
+            keys, function = SHEET[name]
+            if keys is None:
+                kwargs = {key: params.get(key) for key in ("query", "in_row", "in_column")}
+            else:
+                kwargs = {key: params[key] for key in (keys(params) if callable(keys) else keys)}
+            success, result = function(sheet, **kwargs)
+        except Exception as error:
             return StepResult(words.exception_text(error), "error", name)
         return StepResult(str(result), "ok" if success else "failed", name, kwargs, ends)

@@ -124,9 +124,10 @@ class ToolEnv(TextEnv):
         tool = params["tool"]
         if self.text_format == "agentboard":
             self._agentboard = AgentBoardStep(self._toolkit, params["config"], self.agentboard_fixes)
-            extra = self._toolkit.intro()  # sheet: AgentBoard's harness opens the sheet first
-            return Start(observation=words.first_observation(tool) + ("\n" + extra if extra else ""),
-                         goal=task.goal)
+            first = words.first_observation(tool)
+            if tool == "sheet":  # AgentBoard's harness opens the goal's sheet first and shows it
+                first += f"\nYou are now in {self._toolkit.sheet.title}\n{self._toolkit.sheet.values()}"
+            return Start(observation=first, goal=task.goal)
         intro = (
             f"You are using the {tool} tool. Goal: {task.goal}\n"
             "Call one function per turn as '<function> with Action Input: {\"arg\": value}'. "
@@ -194,10 +195,11 @@ class ToolEnv(TextEnv):
     def _act_agentboard(self, action: str) -> Outcome:
         assert self._toolkit is not None and self._agentboard is not None
         self._toolkit.ab_output = None
-        step = self._agentboard.run(action, own_call=self._own_call)
+        step = self._agentboard.run(action)
         if step.kind == "finish":
             if self.agentboard_fixes or step.ends_episode:
-                outcome = self._finish(step.params["answer"])
+                answer = step.params["answer"] if self._params["tool"] != "sheet" else self._params["answer"]
+                outcome = self._finish(answer)
                 return Outcome(observation=step.observation, terminated=True, success=outcome.success)
             return Outcome(observation=step.observation)
         if step.kind == "ok":
@@ -209,18 +211,6 @@ class ToolEnv(TextEnv):
         if ends:  # an unknown name containing "finish" (AgentBoard's grounding still counts it invalid)
             outcome = dataclasses.replace(outcome, terminated=True)
         return outcome
-
-    def _own_call(self, name: str, params: Any) -> tuple[bool, str]:
-        """Sheet in the agentboard format: our function results as AgentBoard's env prints values (``str``)."""
-        assert self._toolkit is not None
-        spec = self._spec(name)
-        if spec is None:
-            return False, words.invalid_action(name)
-        try:
-            args = check_arguments(spec, params if isinstance(params, dict) else {})
-            return True, str(self._toolkit.call(name, args))
-        except (ArgumentError, ToolError) as error:
-            return False, f"ERROR | {error}"
 
     def _credit(self, step: StepResult) -> None:
         """Credit the call on our backend (mutations already ran there through the API view)."""
