@@ -219,3 +219,47 @@ def test_finish_answer_is_printed_as_agentboard_does():
     env.reset(options={"task_index": 0})
     obs, _, terminated, _, _ = env.step('finish with Action Input: {"answer": ["b", "a"]}')
     assert terminated and obs == "['a', 'b']"
+
+
+# ---- sheet: ported from AgentBoard's source (its sheet tool runs on Google Sheets, so it is not recorded) --------
+def _sheet_env(fixes: bool = True) -> ToolEnv:
+    env = ToolEnv("operation", tool="sheet", agentboard_fixes=fixes)
+    env.reset(options={"task_id": "sheet-000"})
+    return env
+
+
+def test_sheet_first_observation_is_the_opened_sheet_as_agentboard_shows_it():
+    env = ToolEnv("operation", tool="sheet")
+    obs, _ = env.reset(options={"task_id": "sheet-000"})
+    lines = obs.split("\n")
+    assert lines[0] == words.FINISH_REMINDER and lines[1] == "You are now in Sheet1"
+    assert lines[2] == str(env.toolkit.sheet.values())
+
+
+@pytest.mark.parametrize("action,text,valid", [
+    ("freeze_data with Action Input: {'dimension': 'rows', 'num': 1}", "You have successfully freeze the rows 1", True),
+    ("freeze_data with Action Input: {'dimension': 'cols', 'num': 1}",
+     "'Error: the dimension should be one of the rows/columns'", False),
+    ("del_sheet with Action Input: {'name': 'Sheet1'}", "AttributeError(\"'str' object has no attribute 'id'\")", False),
+    ("update_note with Action Input: {'position': 'A1', 'content': 'check'}", "Updated! the A1's note is check", True),
+    ("get_value_by_formula with Action Input: {'position_list': ['C2', 'C3'], 'operator': 'TOTAL'}",
+     "'the operator should be one of the [\"SUM\", \"AVERAGE\", \"COUNT\", \"MAX\", \"MIN\", \"MINUS\", \"PRODUCT\"]'",
+     False),
+    ("get_value_by_formula with Action Input: {'position_list': ['C2', 'C3'], 'operator': 'SUM'}", "363.99", True),
+    ("update_cell with Action Input: {'value': 1}", "ERROR | KeyError('position')", False),
+])
+def test_sheet_texts_follow_agentboards_source(action, text, valid):
+    obs, _, _, _, info = _sheet_env().step(action)
+    assert obs == text and info["valid"] is valid
+
+
+def test_sheet_invalid_action_lists_the_actions_and_finish_shows_the_sheet():
+    env = _sheet_env()
+    obs, *_ = env.step("get_projects with Action Input: {}")
+    assert obs.startswith("ERROR | Invalid action: get_projects. Please choose another valid action from ['open_sheet'")
+    values = str(env.toolkit.sheet.values())
+    obs, _, terminated, _, _ = env.step('finish with Action Input: {"answer": "ignored"}')
+    assert terminated and obs == values
+    env = _sheet_env(fixes=False)
+    _, _, terminated, _, _ = env.step("FINISH_NOW with Action Input: {}")  # AgentBoard: "finish" in any case
+    assert terminated

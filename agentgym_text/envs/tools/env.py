@@ -4,6 +4,34 @@ Progress (subgoal tools: weather, movie, academia, todo) is the share of golden 
 obtained, plus the final answer as the last subgoal; success is a correct ``finish`` answer (and, for
 todo, the golden final state) and credits every subgoal. Sheet progress is the cell match score against
 the golden sheet (see ``sheet.matching``), rescaled so the untouched sheet scores 0.
+
+Text formats (``text_format=``):
+
+- ``"agentboard"`` (default): AgentBoard's words. Its agent's output parser and harness read the message
+  (``<name> with Action Input: <dict>``, the input a Python literal), its envs' dispatch, ``ERROR | ...`` texts,
+  ``check_valid_actions`` answer and first observations, and its toolkits' reshaping and texts
+  (``agentboard_tools``, ``agentboard_sheet``) over our offline data served in the web APIs' schemas
+  (``agentboard_api``); observations are ``str()`` of the results, as AgentBoard prints them. Replaying
+  AgentBoard's own weather/movie/academia/todo envs (``tests/reference/record_tools.py``) gives identical
+  observations; sheet is ported from the source only (AgentBoard's sheet runs on Google Sheets).
+- ``"clear"``: this suite's own wording (JSON results, explanatory errors, a described function list).
+
+Where AgentBoard's behaviour is a bug, the agentboard format fixes it and keeps the wording
+(``agentboard_fixes=False`` restores the behaviour, except FIX-EVAL):
+
+- FIX-EVAL: the action input is read with ``ast.literal_eval``, never ``eval``; an expression (``10+5``, a call)
+  gets AgentBoard's "Parameters in action input are not valid" error (always on: no code runs).
+- FIX-FAILED-VALID: a tool's own failure answer (e.g. "Error: start_date should be earlier than current_date",
+  "Please load the PaperNet first.", "Task 9 is not exists.") counts as an invalid action (``precondition_failed``);
+  AgentBoard graded it valid. The text is unchanged.
+- FIX-FINISH-SUBSTRING: only a ``finish`` call ends the episode; AgentBoard ended it on any call whose text
+  contains "finish" (sheet: in any case), e.g. an unknown ``finish_up`` or a value "not finished yet".
+- FIX-AQI-GAPS: ``get_air_quality_level`` has no gaps between bands (AgentBoard answered "extremely poor" for
+  20 < x <= 21, 40 < x <= 41, 60 < x <= 61 and 80 < x <= 81).
+
+Also different from AgentBoard, by design: progress is this suite's (golden outputs of our backend, sheet cell
+match), ``check_valid_actions`` also works on sheet (AgentBoard's sheet env has none) and as a bare word, and
+the suite's checks on empty/huge/control-character input come first.
 """
 
 from __future__ import annotations
