@@ -263,3 +263,16 @@ def test_sheet_invalid_action_lists_the_actions_and_finish_shows_the_sheet():
     env = _sheet_env(fixes=False)
     _, _, terminated, _, _ = env.step("FINISH_NOW with Action Input: {}")  # AgentBoard: "finish" in any case
     assert terminated
+
+
+@pytest.mark.parametrize("tool", ["weather", "movie", "academia", "todo", "sheet"])
+def test_listed_calls_are_accepted_and_a_random_agent_scores_below_the_expert(tool):
+    from agentgym_text.testing import random_valid_rollout
+
+    env = ToolEnv(family(tool), tool=tool)
+    progress = []
+    for index in range(0, 20, 4):
+        records = random_valid_rollout(env, seed=index, max_steps=30, options={"task_index": index})
+        assert all(record["info"]["valid"] for record in records[1:]), [r["action"] for r in records[1:]]
+        progress.append(records[-1]["info"]["progress_rate"])
+    assert sum(progress) / len(progress) < 0.8

@@ -90,6 +90,9 @@ def _obtained_predicate(key: str, count: int):
 class ToolEnv(TextEnv):
     """A tool env over ``family`` ("query" or "operation"), optionally restricted to one ``tool``.
 
+    ``text_format``: "agentboard" (default, AgentBoard's words) or "clear" (ours); ``agentboard_fixes=False``
+    restores AgentBoard's buggy behaviours listed in the module docstring (agentboard format only).
+
     >>> env = ToolEnv("query", tool="academia")
     >>> obs, info = env.reset(options={"task_index": 0})
     >>> while not env.episode_over:
