@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -109,7 +110,7 @@ def _weather(toolkit: Any, host: str, query: dict[str, str]) -> tuple[int, Any]:
         city = city_by_name(query.get("name", ""))
         if city is None:
             return 200, {"generationtime_ms": 0.1}
-        return 200, {"results": [{"id": _CITY_IDS()[city.name], "name": city.name, "latitude": city.latitude,
+        return 200, {"results": [{"id": _city_ids()[city.name], "name": city.name, "latitude": city.latitude,
                                   "longitude": city.longitude, "elevation": float(city.elevation),
                                   "feature_code": "PPLC", "country_code": COUNTRY_CODES.get(city.country, ""),
                                   "timezone": "GMT", "country": city.country}],
@@ -144,7 +145,8 @@ def _weather(toolkit: Any, host: str, query: dict[str, str]) -> tuple[int, Any]:
                  "daily": daily}
 
 
-def _CITY_IDS() -> dict[str, int]:
+@lru_cache(maxsize=1)
+def _city_ids() -> dict[str, int]:
     from agentgym_text.envs.tools.weather.cities import CITIES
 
     return {city.name: 5_000_001 + index for index, city in enumerate(CITIES)}
@@ -298,10 +300,12 @@ def _todo(toolkit: Any, method: str, path: str, query: dict[str, str]) -> tuple[
 
 
 # ---- academia ------------------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
 def academia_graphs() -> dict[str, Any]:
     """The academia nets as AgentBoard's pickles hold them: integer node ids, node/edge attribute dicts and
     neighbour lists in networkx order (PaperNet: a DiGraph, paper -> cited paper, edges in citation order;
-    AuthorNet: a Graph whose edges are added by sorted author name, so neighbours come out sorted)."""
+    AuthorNet: a Graph whose edges are added by sorted author name, so neighbours come out sorted). Cached and
+    shared: read it, never change it."""
     from agentgym_text.envs.tools.academia.network import citation_network
 
     net = citation_network()
