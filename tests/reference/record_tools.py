@@ -58,7 +58,7 @@ FILES = (
     *(f"agentboard/prompts/Raw/{tool}_raw.json" for tool in TOOLS),
 )
 PINS = ("requests", "geopy", "networkx", "pandas", "jsonlines", "python-dotenv", "gymnasium", "numpy")
-STEPS = 12
+STEPS = 16
 SEED = 2024
 
 
@@ -241,12 +241,70 @@ def special(rng: random.Random, tool: str, task: dict) -> list[str]:
     return out[:4]
 
 
+def probes(rng: random.Random, tool: str, task: dict, toolkit) -> list[tuple[str, dict]]:
+    """Calls of every function of the tool on things that exist (so each reshaping is recorded)."""
+    import datetime as dt
+
+    config = task["params"]["config"]
+    if tool == "weather":
+        from agentgym_text.envs.tools.weather.cities import CITIES
+
+        city = rng.choice(CITIES)
+        point = {"latitude": city.latitude, "longitude": city.longitude}
+        today = dt.date.fromisoformat(config["current_date"])
+        day = lambda offset: (today + dt.timedelta(days=offset)).isoformat()  # noqa: E731
+        past = {**point, "start_date": day(-rng.randint(3, 20)), "end_date": day(-1)}
+        future = {**point, "start_date": day(1), "end_date": day(rng.randint(1, 10))}
+        return [("get_historical_temp", past), ("get_historical_rain", past), ("get_historical_snow", past),
+                ("get_historical_air_quality_index", past), ("get_temp_forecast", future),
+                ("get_rain_forecast", future), ("get_snow_forecast", future),
+                ("get_current_temp", {**point, "current_date": day(0)}),
+                ("get_current_rain", {**point, "current_date": day(0)}),
+                ("get_current_snow", {**point, "current_date": day(0)}),
+                ("get_current_air_quality_index", {**point, "current_date": day(0)}),
+                ("get_latitude_longitude", {"name": city.name}), ("get_elevation", point)]
+    if tool == "movie":
+        film = rng.choice(list(toolkit.db.films.values()))
+        person = rng.choice(list(toolkit.db.people.values()))
+        return [(name, {"movie_id": film.id}) for name in (
+            "get_movie_details", "get_movie_production_companies", "get_movie_production_countries",
+            "get_movie_cast", "get_movie_crew", "get_movie_keywords", "get_movie_alternative_titles",
+            "get_movie_translation")] + [(name, {"person_id": person.id}) for name in (
+                "get_person_details", "get_person_cast", "get_person_crew", "get_person_external_ids")] + [
+            ("get_search_movie", {"movie_name": film.title}), ("get_search_person", {"person_name": person.name})]
+    if tool == "academia":
+        net = toolkit.net
+        paper = rng.choice([p for p in net.papers.values() if p.cites])
+        author = rng.choice([a for a in net.authors.values() if net.collaborators[a.name]])
+        other = rng.choice(net.collaborators[author.name])
+        return [("loadPaperNet", {}), ("loadAuthorNet", {}),
+                ("paperEdgeCheck", {"node1": paper.title, "node2": paper.cites[0]}),
+                ("paperEdgeCheck", {"node1": paper.cites[0], "node2": paper.title}),
+                ("authorEdgeCheck", {"node1": author.name, "node2": other}),
+                ("neighbourCheck", {"graph": "PaperNet", "node": paper.title}),
+                ("neighbourCheck", {"graph": "AuthorNet", "node": author.name}),
+                ("paperNodeCheck", {"node": paper.title}), ("authorNodeCheck", {"node": author.name})]
+    if tool == "todo":
+        project = rng.choice(list(toolkit.db.projects()))
+        task_row = rng.choice(list(toolkit.db.tasks(project["id"])))
+        return [("get_projects", {}), ("get_tasks", {"project_id": project["id"]}),
+                ("get_task_description", {"task_id": task_row["id"]}),
+                ("get_task_duration", {"task_id": task_row["id"]}),
+                ("update_project", {"project_id": project["id"], "is_favorite": rng.choice((True, False))}),
+                ("update_task", {"task_id": task_row["id"], "due_date": "2015-06-20"}),
+                ("complete_task", {"task_id": task_row["id"]}), ("delete_task", {"task_id": task_row["id"]}),
+                ("get_user_current_date", {}), ("get_user_current_location", {})]
+    return []
+
+
 def plan(rng: random.Random, tool: str, task: dict, toolkit) -> list:
     """A callable per step: given the state, the next action text."""
     from agentgym_text.envs.tools.agentboard_text import python_call
 
     golden = [(name, dict(args)) for name, args in task["params"]["calls"]]
     specials = special(rng, tool, task)
+    sweep = probes(rng, tool, task, toolkit)
+    rng.shuffle(sweep)
 
     def choose(step: int) -> str:
         if step == STEPS - 1 or (step >= 6 and rng.random() < 0.12):
@@ -255,10 +313,13 @@ def plan(rng: random.Random, tool: str, task: dict, toolkit) -> list:
         roll = rng.random()
         if specials and roll < 0.2:
             return specials.pop()
-        if roll < 0.45 and golden:
+        if sweep and roll < 0.45:
+            name, args = sweep.pop()
+            return python_call(name, args)
+        if roll < 0.6 and golden:
             name, args = golden[min(step, len(golden) - 1)] if rng.random() < 0.6 else rng.choice(golden)
             return python_call(name, args)
-        if roll < 0.65:
+        if roll < 0.75:
             calls = toolkit.example_calls()
             if calls:
                 call = rng.choice(calls)
