@@ -202,7 +202,6 @@ def special(rng: random.Random, tool: str, task: dict) -> list[str]:
     """Actions aimed at the behaviours our env fixes, and at tool failure texts."""
     from agentgym_text.envs.tools.agentboard_text import python_call
 
-    config = task["params"]["config"]
     out = []
     name, args = task["params"]["calls"][0] if task["params"]["calls"] else ("get_projects", {})
     out += [python_call(name, {**args, "note": "not finished yet"}),  # AgentBoard ends on "finish" anywhere

@@ -14,7 +14,8 @@ from typing import Any
 
 from agentgym_text.envs.tools import agentboard_text as words
 from agentgym_text.envs.tools.agentboard_sheet import SHEET, invalid_sheet_action
-from agentgym_text.envs.tools.agentboard_tools import TOOLS, Session, air_quality_level_fixed
+from agentgym_text.envs.tools.agentboard_tools import TOOLS, Session
+from agentgym_text.envs.tools.agentboard_weather import air_quality_level_fixed
 
 __all__ = ["AgentBoardStep", "StepResult"]
 

@@ -16,8 +16,8 @@ import re
 from typing import Any, Callable
 
 from agentgym_text.envs.tools.sheet.cells import PositionError, a1, parse_position
-from agentgym_text.envs.tools.sheet.spreadsheet import SheetError, apply_formula
 from agentgym_text.envs.tools.sheet.cells import format_value
+from agentgym_text.envs.tools.sheet.spreadsheet import apply_formula
 
 __all__ = ["SHEET", "worksheet_text", "invalid_sheet_action"]
 

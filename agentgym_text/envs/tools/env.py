@@ -47,7 +47,7 @@ from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.tools.backend import FINISH_SPEC, Toolkit, ToolError
 from agentgym_text.envs.tools import agentboard_text as words
-from agentgym_text.envs.tools.actions import Call, CallParseError, format_call, is_bare_name, parse_call
+from agentgym_text.envs.tools.actions import Call, CallParseError, is_bare_name, parse_call
 from agentgym_text.envs.tools.agentboard_mode import AgentBoardStep, StepResult
 from agentgym_text.envs.tools.expert import next_call
 from agentgym_text.envs.tools.task_builder import toolkit_class
