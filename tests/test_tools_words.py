@@ -1,9 +1,9 @@
 """The tool envs speak AgentBoard's words: replay of AgentBoard's own tool envs, and each listed FIX.
 
 ``tests/reference/tools_agentboard.json`` was written by ``tests/reference/record_tools.py``, which runs
-AgentBoard's unmodified weather, movie, academia and todo envs and toolkits (its harness glue and its agent's
-output parser included) on our 80 shipped tasks of those tools, with their web APIs answered from our offline
-data (``agentboard_api``), taking seeded random calls, malformed ones and calls aimed at each FIX.
+AgentBoard's unmodified tool envs and toolkits (its harness glue and its agent's output parser included) on our
+100 shipped tool tasks, with their web APIs answered from our offline data (``agentboard_api``) and gspread
+replaced by a stand-in over our spreadsheet, taking seeded random calls, malformed ones and calls aimed at each FIX.
 
 Measure the identical shares: ``python -m pytest -q -s tests/test_tools_words.py -k share``.
 """
@@ -22,7 +22,7 @@ from agentgym_text.envs.tools.env import ToolEnv
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "tools_agentboard.json"
 EPISODES = json.loads(REFERENCE.read_text())["episodes"]
-RECORDED_TOOLS = ("weather", "movie", "academia", "todo")
+RECORDED_TOOLS = ("weather", "movie", "academia", "todo", "sheet")
 _AQI_GAPS = ((20, 21), (40, 41), (60, 61), (80, 81))
 
 
@@ -38,13 +38,17 @@ def replay(episode: dict, fixes: bool) -> list[dict]:
     """One row per compared observation: ours and AgentBoard's (first observation, then each step)."""
     env = ToolEnv(family(episode["tool"]), tool=episode["tool"], agentboard_fixes=fixes)
     obs, info = env.reset(options={"task_id": episode["task_id"]})
-    rows = [{"action": None, "ours": obs.split("\n")[0], "theirs": episode["observation"]}]
+    lines = len(episode["observation"].split("\n"))  # ours goes on with the goal and the step budget
+    rows = [{"action": None, "ours": "\n".join(obs.split("\n")[:lines]), "theirs": episode["observation"]}]
+    scratch = False
     for step in episode["steps"]:
         if env.episode_over:
             break
         obs, _, terminated, _, info = env.step(step["action"])
         rows.append({"action": step["action"], "ours": obs, "theirs": step["observation"], "valid": info["valid"],
-                     "their_valid": step["valid"], "done": terminated, "their_done": step["done"]})
+                     "their_valid": step["valid"], "done": terminated, "their_done": step["done"],
+                     "after_scratch": scratch})
+        scratch = scratch or left_scratch_column(step["action"], step["observation"])
     return rows
 
 
@@ -77,6 +81,19 @@ def in_aqi_gap(action: str) -> bool:
     return isinstance(value, (int, float)) and any(low < value <= high for low, high in _AQI_GAPS)
 
 
+def left_scratch_column(action: str, theirs: str) -> bool:
+    """FIX-SHEET-SCRATCH: AgentBoard's get_value_by_formula failed after inserting its scratch column (A1 check or
+    an exception; not the operator check, which removes it), leaving the column in the sheet."""
+    parts = words.split_message(words.agent_parse(action).strip())
+    if not parts or parts[0] != "get_value_by_formula" or theirs.startswith(("ERROR | ", "'the operator")):
+        return False
+    try:
+        float(theirs)
+        return False
+    except ValueError:
+        return True
+
+
 def is_finish_call(action: str) -> bool:
     parts = words.split_message(words.agent_parse(action).strip())
     return bool(parts) and parts[0] == "finish"
@@ -87,8 +104,12 @@ def explain(row: dict) -> str | None:
     action = row["action"] or ""
     if is_eval_only(action):
         return "FIX-EVAL"
+    if row["theirs"].startswith("ERROR | Invalid action: check_valid_actions. Please choose"):
+        return "FIX-SHEET-HELP"
     if norm(row["ours"]) != norm(row["theirs"]):
-        return "FIX-AQI-GAPS" if in_aqi_gap(action) else None
+        if in_aqi_gap(action):
+            return "FIX-AQI-GAPS"
+        return "FIX-SHEET-SCRATCH" if row.get("after_scratch") else None
     if row["valid"] != row["their_valid"]:
         failure_text = row["their_valid"] and not row["valid"] and not row["theirs"].startswith("ERROR | ")
         return "FIX-FAILED-VALID" if failure_text else None
@@ -126,8 +147,9 @@ def test_share_of_identical_observations(replays):
         assert same / len(rows) >= 0.95
 
 
-def test_with_fixes_off_only_the_eval_fix_remains(replays):
-    unexplained = [row for row in replays[False] if differs(row) and explain(row) != "FIX-EVAL"]
+def test_with_fixes_off_only_the_always_on_fixes_remain(replays):
+    unexplained = [row for row in replays[False]
+                   if differs(row) and explain(row) not in ("FIX-EVAL", "FIX-SHEET-HELP")]
     assert unexplained == []
 
 
@@ -135,11 +157,12 @@ def test_with_fixes_on_every_difference_is_a_named_fix(replays):
     rows = [row for row in replays[True] if differs(row)]
     named = {explain(row) for row in rows}
     assert None not in named, [row for row in rows if explain(row) is None][:3]
-    assert named == {"FIX-EVAL", "FIX-AQI-GAPS", "FIX-FAILED-VALID", "FIX-FINISH-SUBSTRING"}  # all exercised
+    assert named == {"FIX-EVAL", "FIX-AQI-GAPS", "FIX-FAILED-VALID", "FIX-FINISH-SUBSTRING",
+                     "FIX-SHEET-SCRATCH", "FIX-SHEET-HELP"}  # all exercised
 
 
 def test_tool_lists_are_agentboards():
-    for episode in EPISODES:
+    for episode in [e for e in EPISODES if e["tool"] != "sheet"]:  # AgentBoard's sheet env has no such call
         env = ToolEnv(family(episode["tool"]), tool=episode["tool"])
         env.reset(options={"task_id": episode["task_id"]})
         obs, _, _, _, info = env.step("check_valid_actions with Action Input: {}")
@@ -221,7 +244,7 @@ def test_finish_answer_is_printed_as_agentboard_does():
     assert terminated and obs == "['a', 'b']"
 
 
-# ---- sheet: ported from AgentBoard's source (its sheet tool runs on Google Sheets, so it is not recorded) --------
+# ---- sheet specifics (recorded with gspread replaced by a stand-in over our spreadsheet) ------------------------
 def _sheet_env(fixes: bool = True) -> ToolEnv:
     env = ToolEnv("operation", tool="sheet", agentboard_fixes=fixes)
     env.reset(options={"task_id": "sheet-000"})
@@ -240,7 +263,8 @@ def test_sheet_first_observation_is_the_opened_sheet_as_agentboard_shows_it():
     ("freeze_data with Action Input: {'dimension': 'rows', 'num': 1}", "You have successfully freeze the rows 1", True),
     ("freeze_data with Action Input: {'dimension': 'cols', 'num': 1}",
      "'Error: the dimension should be one of the rows/columns'", False),
-    ("del_sheet with Action Input: {'name': 'Sheet1'}", "AttributeError(\"'str' object has no attribute 'id'\")", False),
+    ("del_sheet with Action Input: {'name': 'Sheet1'}", "AttributeError(\"'str' object has no attribute 'id'\")",
+     False),
     ("update_note with Action Input: {'position': 'A1', 'content': 'check'}", "Updated! the A1's note is check", True),
     ("get_value_by_formula with Action Input: {'position_list': ['C2', 'C3'], 'operator': 'TOTAL'}",
      "'the operator should be one of the [\"SUM\", \"AVERAGE\", \"COUNT\", \"MAX\", \"MIN\", \"MINUS\", \"PRODUCT\"]'",

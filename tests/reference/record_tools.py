@@ -1,6 +1,6 @@
 """Record AgentBoard's own tool envs on our shipped tool tasks (a reference for tests, never a runtime dependency).
 
-Runs AgentBoard's ``environment/{weather,movie,academia,todo}_env.py`` and ``utils/<tool>/<tool>_tools.py``
+Runs AgentBoard's ``environment/{weather,movie,academia,todo,sheet}_env.py`` and ``utils/<tool>/<tool>_tools.py``
 UNMODIFIED, read from a snapshot of hkust-nlp/AgentBoard (git mirror) into ``/tmp/agentboard-tools-src``, in a
 separate virtual environment (``/tmp/agentboard-tools-venv``: requests, geopy, networkx, pandas, jsonlines,
 python-dotenv, plus gymnasium/numpy so this script can import our package for the data). Per step it does what
@@ -17,7 +17,11 @@ argument checks, its ``str()`` framing and its error handling are its own. The t
 wipes the account and uploads ``projects.json``: during construction the fake API is empty and accepts those
 uploads without storing them; afterwards it serves the task's agenda. Academia reads pickles from
 ``$PROJECT_PATH/data/tool-query/academia/raw``: they are written here as networkx graphs built from
-``agentboard_api.academia_graphs()`` (our citation network). Sheet (gspread over Google's API) is not recorded.
+``agentboard_api.academia_graphs()`` (our citation network). Sheet: AgentBoard's sheet tool drives Google Sheets
+through gspread; Google's API is not emulated: ``gspread`` is replaced (``sys.modules``) by a stand-in over our
+spreadsheet (``install_fake_gspread``) that keeps gspread's own argument handling where AgentBoard's texts show it
+(A1 labels, sort order, note content, index arithmetic, the ``Worksheet`` repr), so the sheet part checks
+AgentBoard's tool and env code and harness (the goal's sheet opened first), not Google's answers.
 
 Actions: seeded random mixes of the task's golden calls, calls our backend lists as succeeding now, calls with a
 missing, wrong or unknown argument, unknown functions, inputs that are not literals, format errors,
@@ -51,7 +55,10 @@ SRC = Path("/tmp/agentboard-tools-src")
 GIT_DIR = "/work/.mirror/hkust-nlp+AgentBoard/repo"
 TOOLS = ("weather", "movie", "academia", "todo")
 FILES = (
-    "agentboard/tasks/tool.py", "agentboard/agents/vanilla_agent.py", "agentboard/common/registry.py", "agentboard/utils/tool/helpers.py",
+    "agentboard/environment/sheet_env.py", "agentboard/utils/sheet/sheets_tools.py",
+    "agentboard/prompts/Raw/sheet_raw.json",
+    "agentboard/tasks/tool.py", "agentboard/agents/vanilla_agent.py", "agentboard/common/registry.py",
+    "agentboard/utils/tool/helpers.py",
     "agentboard/utils/logging/agent_logger.py", "agentboard/utils/todo/projects.json",
     *(f"agentboard/environment/{tool}_env.py" for tool in TOOLS),
     *(f"agentboard/utils/{tool}/{tool}_tools.py" for tool in TOOLS),
@@ -120,6 +127,149 @@ def install_fake_web() -> None:
     HTTPAdapter.send = send
 
 
+def install_fake_gspread() -> None:
+    """A stand-in for gspread over our spreadsheet (Google's Sheets API is not emulated): the calls AgentBoard's
+    sheet tool makes, with gspread's own argument handling where it shows (A1 labels, sort order, note content,
+    ``col - 1`` index arithmetic, ``Worksheet`` repr)."""
+    import types
+
+    from agentgym_text.envs.tools.sheet.cells import PositionError, a1, parse_position
+    from agentgym_text.envs.tools.sheet.spreadsheet import apply_formula
+
+    exceptions = types.ModuleType("gspread.exceptions")
+    utils = types.ModuleType("gspread.utils")
+
+    class WorksheetNotFound(Exception):
+        pass
+
+    class IncorrectCellLabel(Exception):
+        pass
+
+    exceptions.WorksheetNotFound, exceptions.IncorrectCellLabel = WorksheetNotFound, IncorrectCellLabel
+    utils.Dimension = types.SimpleNamespace(rows="ROWS", cols="COLUMNS")
+
+    def label(text):
+        try:
+            return parse_position(text)
+        except (PositionError, TypeError):
+            raise IncorrectCellLabel(text) from None
+
+    class Cell:
+        def __init__(self, row, col, value):
+            if row < 1 or col < 1:
+                raise IncorrectCellLabel("({}, {})".format(row, col))
+            self.row, self.col, self.value, self.address = row, col, value, a1(row, col)
+
+    class Worksheet:
+        id = 0
+
+        def __init__(self, sheet):
+            self.sheet, self.title = sheet, sheet.title
+
+        def __repr__(self):
+            return "<{} {} id:{}>".format(self.__class__.__name__, repr(self.title), self.id)
+
+        def get_all_values(self):
+            return self.sheet.values()
+
+        def get_values(self, range_name, combine_merged_cells=False):
+            start, end = range_name.split(":")
+            return self.sheet.block(label(start), label(end))
+
+        def cell(self, row, col):
+            return Cell(row, col, self.sheet.get(row, col) if row >= 1 and col >= 1 else "")
+
+        def acell(self, text):
+            return Cell(*label(text), self.sheet.get(*label(text)))
+
+        def freeze(self, rows=None, cols=None):
+            if rows is not None:
+                self.sheet.frozen["rows"] = rows
+            if cols is not None:
+                self.sheet.frozen["cols"] = cols
+
+        def insert_cols(self, values, col=1, value_input_option="RAW", inherit_from_before=False):
+            self.sheet.insert_cols(values, col - 1 + 1)
+
+        def insert_rows(self, values, row=1, value_input_option="RAW", inherit_from_before=False):
+            self.sheet.insert_rows(values, row - 1 + 1)
+
+        def delete_dimension(self, dimension, start_index, end_index=None):
+            self.sheet.delete("row" if dimension == "ROWS" else "col", [start_index - 1 + 1])
+
+        def delete_columns(self, start_index, end_index=None):
+            self.delete_dimension("COLUMNS", start_index)
+
+        def update_acell(self, text, value):
+            self.sheet.set(*label(text), value)
+
+        def update(self, range_name, values, raw=True):
+            if isinstance(values, str) and values.startswith("="):
+                operator, inner = values[1:].rstrip(")").split("(", 1)
+                if ":" in inner:
+                    start, end = inner.split(":")
+                    cells = [c for row in self.sheet.block(label(start), label(end)) for c in row]
+                else:
+                    cells = [self.sheet.get(*label(part)) for part in inner.split(",")]
+                self.sheet.set(*label(range_name), apply_formula(operator, cells))
+                return
+            start, end = range_name.split(":")
+            self.sheet.set_block(label(start), label(end), values)
+
+        def sort(self, *specs, range=None):
+            for col, order in specs:
+                if order not in ("asc", "des"):
+                    raise ValueError("Either 'asc' or 'des' should be specified as sort order.")
+                self.sheet.sort_by_column(col, descending=order == "des")
+
+        def merge_cells(self, name, merge_type="MERGE_ALL"):
+            start, end = name.split(":")
+            self.sheet.merge(label(start), label(end))
+
+        def update_note(self, cell, content):
+            row, col = label(cell)
+            if not isinstance(content, str):
+                raise TypeError("Only string value is accepted as content.")
+            self.sheet.notes[a1(row, col)] = content
+
+        def get_note(self, cell):
+            row, col = label(cell)
+            return self.sheet.notes.get(a1(row, col), "")
+
+        def findall(self, query, in_row=None, in_column=None, case_sensitive=True):
+            return [Cell(*label(position), "") for position in self.sheet.find(query, in_row, in_column)]
+
+    class Spreadsheet:
+        id = "copy"
+
+        def worksheet(self, name):
+            sheet = CURRENT["toolkit"].sheet
+            if name != sheet.title:
+                raise WorksheetNotFound(name)
+            return Worksheet(sheet)
+
+        def del_worksheet(self, worksheet):
+            return worksheet.id  # AgentBoard passes a name: AttributeError, as with gspread
+
+        def share(self, *args, **kwargs):
+            return types.SimpleNamespace(json=lambda: {"id": "permission"})
+
+        def transfer_ownership(self, permission_id):
+            return None
+
+    class Client:
+        def copy(self, file_id, **kwargs):
+            return Spreadsheet()
+
+        def open_by_key(self, key):
+            return Spreadsheet()
+
+    gspread = types.ModuleType("gspread")
+    gspread.service_account = lambda *args, **kwargs: Client()
+    gspread.exceptions, gspread.utils = exceptions, utils
+    sys.modules.update({"gspread": gspread, "gspread.exceptions": exceptions, "gspread.utils": utils})
+
+
 def write_academia_pickles() -> None:
     import networkx as nx
 
@@ -159,7 +309,8 @@ def agent_parser():
 def harness_strings() -> dict[str, str]:
     """The first observations and the format error, as string constants of AgentBoard's ``tasks/tool.py``."""
     tree = ast.parse((SRC / "agentboard" / "tasks" / "tool.py").read_text())
-    constants = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    constants = [node.value for node in ast.walk(tree)
+                 if isinstance(node, ast.Constant) and isinstance(node.value, str)]
     return {"weather": next(c for c in constants if c.startswith("If you want to get the latitude")),
             "other": next(c for c in constants if c.startswith("Once you have finished the goal")),
             "format": next(c for c in constants if c.startswith("Format error"))}
@@ -231,6 +382,13 @@ def special(rng: random.Random, tool: str, task: dict) -> list[str]:
         out += [python_call("paperNodeCheck", {"node": "Deep Learning"}),
                 python_call("neighbourCheck", {"graph": "CitationNet", "node": "x"}),
                 python_call("authorEdgeCheck", {"node1": "Nobody", "node2": "Somebody"})]
+    if tool == "sheet":
+        out += [python_call("get_value_by_formula", {"position_list": ["AA1", "C2"], "operator": "SUM"}),
+                python_call("get_value_by_formula", {"start_position": "C2", "end_position": "c9", "operator": "MAX"}),
+                python_call("get_value_by_formula", {"position_list": ["C2"], "operator": "MEDIAN"}),
+                "Finish with Action Input: {}", python_call("update_cell", {"position": "J9", "value": "FINISHED"}),
+                python_call("update_range", {"start_position": "A1", "end_position": "Z99", "values_list": [[1]]}),
+                python_call("delete_batch_data", {"dimension": "rows", "index_list": [2]})]
     if tool == "todo":
         out += [python_call("get_task_description", {"task_id": "404404"}),
                 python_call("complete_task", {"task_id": "123"}),
@@ -293,6 +451,32 @@ def probes(rng: random.Random, tool: str, task: dict, toolkit) -> list[tuple[str
                 ("update_task", {"task_id": task_row["id"], "due_date": "2015-06-20"}),
                 ("complete_task", {"task_id": task_row["id"]}), ("delete_task", {"task_id": task_row["id"]}),
                 ("get_user_current_date", {}), ("get_user_current_location", {})]
+    if tool == "sheet":
+        height, width = toolkit.sheet.shape
+        last = f"{chr(64 + width)}{height}"
+        return [("freeze_data", {"dimension": "rows", "num": 1}), ("freeze_data", {"dimension": "cols", "num": 1}),
+                ("get_A1_annotation", {"row": rng.randint(1, height), "col": rng.randint(1, width)}),
+                ("insert_cols", {"values_list": [["New"] + ["1"] * (height - 1)], "col_idx": width + 1}),
+                ("insert_rows", {"values_list": [["x"] * width], "row_idx": rng.randint(2, height)}),
+                ("delete_batch_data", {"dimension": "row", "index_list": [rng.randint(2, height)]}),
+                ("delete_batch_data", {"dimension": "col", "index_list": [width]}),
+                ("update_cell", {"position": f"B{rng.randint(2, height)}", "value": rng.choice(("12.5", "text", 7))}),
+                ("update_cell_by_formula", {"start_position": "C2", "end_position": f"C{height}",
+                                            "result_position": f"C{height + 2}", "operator": "SUM"}),
+                ("update_cell_by_formula", {"position_list": ["C2", "D2"], "result_position": "J2",
+                                            "operator": "PRODUCT"}),
+                ("update_range", {"start_position": "A2", "end_position": "B3",
+                                  "values_list": [["a", "1"], ["b", "2"]]}),
+                ("sort_sheet_by_col", {"col_num": 3, "order": rng.choice(("asc", "des"))}),
+                ("merge_cells", {"start_position": "A2", "end_position": "B2"}),
+                ("update_note", {"position": "A1", "content": "checked"}), ("get_note", {"position": "A1"}),
+                ("get_all_values", {}), ("get_range_values", {"start_position": "A1", "end_position": last}),
+                ("get_cell_value", {"position": f"C{rng.randint(1, height)}"}),
+                ("get_value_by_formula", {"start_position": "C2", "end_position": f"C{height}",
+                                          "operator": rng.choice(("SUM", "AVERAGE", "MAX", "COUNT"))}),
+                ("get_value_by_formula", {"position_list": ["C2", "C3"], "operator": "MINUS"}),
+                ("filter_cells", {"query": toolkit.sheet.get(2, 2)}), ("del_sheet", {"name": toolkit.sheet.title}),
+                ("open_sheet", {"name": toolkit.sheet.title})]
     return []
 
 
@@ -334,32 +518,40 @@ def record() -> None:
     sys.path.insert(0, str(SRC / "agentboard"))
     os.environ["PROJECT_PATH"] = str(SRC)
     install_fake_web()
+    install_fake_gspread()
     write_academia_pickles()
+    (SRC / "agentboard" / "utils" / "sheet" / "credential.json").write_text("{}")  # init_sheets checks it exists
     strings = harness_strings()
     parse = agent_parser()
     import importlib
 
-    from utils.tool.helpers import extract_action_name_and_action_input
+    from utils.tool.helpers import extract_action_name_and_action_input, extract_sheet_number
 
     from agentgym_text.envs.tools.task_builder import toolkit_class
     from agentgym_text.envs.tools.tasks import tool_tasks
 
     env_classes = {tool: getattr(importlib.import_module(f"environment.{tool}_env"),
                                  {"weather": "WeatherEnv", "movie": "MovieEnv", "academia": "AcademiaEnv",
-                                  "todo": "TodoEnv"}[tool]) for tool in TOOLS}
+                                  "todo": "TodoEnv", "sheet": "SheetEnv"}[tool]) for tool in (*TOOLS, "sheet")}
     episodes = []
-    for tool in TOOLS:
+    for tool in (*TOOLS, "sheet"):
         for index, spec in enumerate(tool_tasks(tool)):
             task = {"task_id": spec.task_id, "params": spec.params}
             config = spec.params["config"]
             rng = random.Random(f"{SEED}|{spec.task_id}")
             toolkit = toolkit_class(tool)(config)
             CURRENT["toolkit"] = None
-            dataset = {"goal": spec.goal, "ground_truth": spec.params["answer"], "ground_truth_subgoals": ["-"],
+            answer = json.dumps(spec.params["golden_state"]) if tool == "sheet" else spec.params["answer"]
+            dataset = {"goal": spec.goal, "ground_truth": answer, "ground_truth_subgoals": ["-"],
                        "tool": tool, "current_date": config.get("current_date"),
                        "current_location": config.get("current_location")}
+            CURRENT["toolkit"] = toolkit if tool == "sheet" else None
             env = env_classes[tool](dataset=dataset)
             CURRENT["toolkit"] = toolkit
+            first = strings["weather"] if tool == "weather" else strings["other"]
+            if tool == "sheet":  # tasks/tool.py opens the goal's sheet before the first turn
+                _, opened = env.reset_question_env(spec.goal, extract_sheet_number(spec.goal))
+                first += "\n" + opened
             if tool == "todo":  # tasks/tool.py sets these after building the env
                 from agentgym_text.envs.tools.todo.seed_data import CURRENT_DATE, CURRENT_LOCATION
 
@@ -383,8 +575,7 @@ def record() -> None:
                 if done:
                     break
             toolkit.close()
-            episodes.append({"task_id": spec.task_id, "tool": tool,
-                             "observation": strings["weather"] if tool == "weather" else strings["other"],
+            episodes.append({"task_id": spec.task_id, "tool": tool, "observation": first,
                              "actions": env.get_action_space(), "steps": steps})
         print(tool, "done", file=sys.stderr)
     commit = subprocess.run(["git", f"--git-dir={GIT_DIR}", "rev-parse", "HEAD"], capture_output=True,

@@ -4,7 +4,7 @@
 "format" (no ``with Action Input:``), "input" (input not a literal), "invalid" (unknown name), "error" (a Python
 exception: ``ERROR | <Type>(<msg>)``), "failed" (the tool answered with its own failure text), "help", "ok" and
 "finish". For "ok" and "finish" it also gives the call's parameters, so the env can credit progress on its own
-backend. Sheet follows ``agentboard_sheet`` (ported from the source, not recorded).
+backend. Sheet follows ``agentboard_sheet`` and AgentBoard's ``sheet_env.py`` (``_sheet``).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ class AgentBoardStep:
         self.tool = toolkit.name
         self.session = Session(toolkit, config)
         self.fixes = fixes
+        toolkit.agentboard_fixes = fixes  # read by the sheet port (AgentBoard's scratch column)
 
     def run(self, message: str) -> StepResult:
         message = words.agent_parse(message).strip()
@@ -79,9 +80,7 @@ class AgentBoardStep:
         try:
             if name == "finish":  # AgentBoard's sheet finish ignores its input and shows the sheet
                 return StepResult(str(sheet.sheet.values()), "finish", name, {"answer": None}, ends)
-            if name == "check_valid_actions":
-                return StepResult(words.help_text("sheet"), "help", name, ends_episode=ends)
-            if name not in SHEET:
+            if name not in SHEET:  # check_valid_actions included: AgentBoard's sheet env has none
                 names = [n for n in words.ACTION_NAMES["sheet"] if n != "check_valid_actions"]
                 return StepResult(invalid_sheet_action(name, names), "invalid", name, ends_episode=ends)
             keys, function = SHEET[name]

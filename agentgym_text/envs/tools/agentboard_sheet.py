@@ -1,7 +1,8 @@
 """AgentBoard's sheet tool (``utils/sheet/sheets_tools.py`` + ``environment/sheet_env.py``) over our spreadsheet.
 
-NOT recorded against AgentBoard: its sheet tool drives Google Sheets through gspread, whose API we do not emulate,
-so this port follows the source text only. Reproduced: the dispatch and its parameter order, the success texts
+AgentBoard's sheet tool drives Google Sheets through gspread; the reference recorder runs it with gspread replaced by
+a stand-in over our spreadsheet (Google's API is not emulated), so what is checked is AgentBoard's own code.
+Reproduced: the dispatch and its parameter order, the success texts
 ("You have successfully freeze the rows 1", "Updated! the A1's note is ...", the sheet as ``str`` of the list of
 rows), AgentBoard's own failure texts (``repr`` of its messages, so they print in quotes), its checks (operator
 list, the one-letter A1 check of the formula functions, "cannot delete/update whole sheet"), ``del_sheet`` always
@@ -107,7 +108,7 @@ def _freeze_data(t, dimension, num):
 def _get_a1(t, row, col):
     row, col = int(row), int(col)
     if row < 1 or col < 1:
-        raise IncorrectCellLabel((row, col))
+        raise IncorrectCellLabel("({}, {})".format(row, col))  # gspread.utils.rowcol_to_a1
     return True, a1(row, col)
 
 
@@ -117,13 +118,17 @@ def _rows(values_list: Any) -> list:
 
 @_guard
 def _insert_cols(t, values_list, col_idx):
-    t.sheet.insert_cols(_rows(values_list), int(col_idx))
+    values_list = _rows(values_list)
+    int(col_idx)  # AgentBoard compares int(col_idx) with the width first; gspread then computes col_idx - 1
+    t.sheet.insert_cols(values_list, col_idx - 1 + 1)
     return True, _values(t)
 
 
 @_guard
 def _insert_rows(t, values_list, row_idx):
-    t.sheet.insert_rows(_rows(values_list), int(row_idx))
+    values_list = _rows(values_list)
+    int(row_idx)
+    t.sheet.insert_rows(values_list, row_idx - 1 + 1)
     return True, _values(t)
 
 
@@ -139,7 +144,8 @@ def _delete_batch_data(t, dimension, index_list):
             return False, repr(_WHOLE_DELETE)
     else:
         return False, repr("Wrong dimension, please choose from row/col")
-    t.sheet.delete(dimension, [int(index) for index in ordered])
+    for index in ordered:  # one delete_dimension call per index, last first
+        t.sheet.delete(dimension, [index - 1 + 1])
     return True, _values(t)
 
 
@@ -196,6 +202,8 @@ def _merge_cells(t, start_position, end_position):
 @_guard
 def _update_note(t, position, content):
     row, col = _cell(position)
+    if not isinstance(content, str):
+        raise TypeError("Only string value is accepted as content.")  # gspread's update_note
     t.sheet.notes[a1(row, col)] = content
     return True, "Updated! the {}'s note is {}".format(position, t.sheet.notes[a1(row, col)])
 
@@ -210,16 +218,31 @@ def _get_cell_value(t, position):
     return True, t.sheet.get(*_cell(position))
 
 
-@_guard
 def _get_value_by_formula(t, start_position="B1", end_position="D2", position_list=None, operator=""):
-    if operator not in _OPERATORS:
-        return False, repr(_OPERATOR_ERROR)
-    if position_list is None:
-        if not (_valid_a1(start_position) and _valid_a1(end_position)):
-            return False, repr(_A1_START_END_ERROR)
-    elif not all(_valid_a1(position) for position in position_list):
-        return False, repr(_A1_ERROR)
-    return True, format_value(apply_formula(operator, _formula_cells(t, start_position, end_position, position_list)))
+    """AgentBoard computes in a scratch column it inserts after the last one and deletes afterwards, except when
+    the A1 check fails or the formula raises: then the column (a "1" on row 1) stays in the sheet. FIX: it never
+    stays (``agentboard_fixes=False`` leaves it, as AgentBoard does)."""
+    width = len(_values(t)[0])
+    try:
+        if operator not in _OPERATORS:
+            return False, repr(_OPERATOR_ERROR)
+        if position_list is None:
+            if not (_valid_a1(start_position) and _valid_a1(end_position)):
+                _leave_scratch_column(t, width)
+                return False, repr(_A1_START_END_ERROR)
+        elif not all(_valid_a1(position) for position in position_list):
+            _leave_scratch_column(t, width)
+            return False, repr(_A1_ERROR)
+        cells = _formula_cells(t, start_position, end_position, position_list)
+        return True, format_value(apply_formula(operator, cells))
+    except Exception as error:
+        _leave_scratch_column(t, width)
+        return False, repr(error)
+
+
+def _leave_scratch_column(t, width: int) -> None:
+    if not getattr(t, "agentboard_fixes", True):
+        t.sheet.insert_cols([[1.0]], width + 1)
 
 
 @_guard

@@ -14,8 +14,8 @@ import re
 from typing import Any
 
 __all__ = [
-    "agent_parse", "FINISH_REMINDER", "WEATHER_REMINDER", "FORMAT_ERROR", "BAD_INPUT_ERROR", "ACTION_NAMES", "first_observation",
-    "split_message", "parse_input", "help_text", "invalid_action", "exception_text", "python_call",
+    "agent_parse", "FINISH_REMINDER", "WEATHER_REMINDER", "FORMAT_ERROR", "BAD_INPUT_ERROR", "ACTION_NAMES",
+    "first_observation", "split_message", "rebuilt_action", "parse_input", "help_text", "invalid_action", "exception_text", "python_call",
 ]
 
 FINISH_REMINDER = "Once you have finished the goal, please remember to take 'finish' action to end this goal."
@@ -23,7 +23,8 @@ WEATHER_REMINDER = (
     'If you want to get the latitude and longitude information of a city, you must call "get_latitude_longitude", '
     "do not generate it by yourself which maybe wrong. " + FINISH_REMINDER
 )
-FORMAT_ERROR = 'Format error, please response in the format of  "Action: [your action] with Action Input: [your action input]'
+FORMAT_ERROR = ('Format error, please response in the format of  "Action: [your action] with Action Input: '
+                '[your action input]')
 BAD_INPUT_ERROR = "ERROR | Exception(Parameters in action input are not valid, please change your action input.)"
 
 ACTION_NAMES = {
@@ -48,8 +49,8 @@ ACTION_NAMES = {
               "get_value_by_formula", "filter_cells", "get_note", "check_valid_actions", "finish"],
 }
 """What ``check_valid_actions`` lists: the names in AgentBoard's ``prompts/Raw/<tool>_raw.json``, in file order
-(sheet: AgentBoard's sheet env has no ``check_valid_actions``; ours answers it like the other tools, listing it
-before ``finish`` as they do)."""
+(sheet: AgentBoard's sheet env has no ``check_valid_actions``; the suite's help action answers it anyway
+(FIX-SHEET-HELP), with this list and the help word before ``finish`` as the other tools have it)."""
 
 _EXTRACT = re.compile(r"\s*(.*?)\s*with\s*Action Input:\s*(.*?)$")
 _PARSE = re.compile(r"Action:\s*(.*?)\s*with\s*Action Input:\s*(.*?)$")

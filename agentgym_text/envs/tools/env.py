@@ -13,11 +13,12 @@ Text formats (``text_format=``):
   (``agentboard_tools``, ``agentboard_sheet``) over our offline data served in the web APIs' schemas
   (``agentboard_api``); observations are ``str()`` of the results, as AgentBoard prints them. Replaying
   AgentBoard's own weather/movie/academia/todo envs (``tests/reference/record_tools.py``) gives identical
-  observations; sheet is ported from the source only (AgentBoard's sheet runs on Google Sheets).
+  observations; for sheet, whose AgentBoard tool runs on Google Sheets, the recorder replaces gspread with a
+  stand-in over our spreadsheet, so that part checks AgentBoard's own tool code, not Google's answers.
 - ``"clear"``: this suite's own wording (JSON results, explanatory errors, a described function list).
 
 Where AgentBoard's behaviour is a bug, the agentboard format fixes it and keeps the wording
-(``agentboard_fixes=False`` restores the behaviour, except FIX-EVAL):
+(``agentboard_fixes=False`` restores the behaviour, except FIX-EVAL and FIX-SHEET-HELP):
 
 - FIX-EVAL: the action input is read with ``ast.literal_eval``, never ``eval``; an expression (``10+5``, a call)
   gets AgentBoard's "Parameters in action input are not valid" error (always on: no code runs).
@@ -28,10 +29,15 @@ Where AgentBoard's behaviour is a bug, the agentboard format fixes it and keeps 
   contains "finish" (sheet: in any case), e.g. an unknown ``finish_up`` or a value "not finished yet".
 - FIX-AQI-GAPS: ``get_air_quality_level`` has no gaps between bands (AgentBoard answered "extremely poor" for
   20 < x <= 21, 40 < x <= 41, 60 < x <= 61 and 80 < x <= 81).
+- FIX-SHEET-HELP: ``check_valid_actions`` (bare or as a call) answers on sheet with the tool's list, as on the
+  other tools (AgentBoard's sheet env has no such action and called it invalid); the suite's help action, so
+  always on.
+- FIX-SHEET-SCRATCH: sheet ``get_value_by_formula`` never leaves its scratch column behind (AgentBoard left a
+  column holding "1" in the sheet, changing every later view and the graded sheet, when the A1 check failed or
+  the formula raised).
 
 Also different from AgentBoard, by design: progress is this suite's (golden outputs of our backend, sheet cell
-match), ``check_valid_actions`` also works on sheet (AgentBoard's sheet env has none) and as a bare word, and
-the suite's checks on empty/huge/control-character input come first.
+match), and the suite's checks on empty/huge/control-character input come first.
 """
 
 from __future__ import annotations
