@@ -15,7 +15,8 @@ from typing import Any
 
 __all__ = [
     "agent_parse", "FINISH_REMINDER", "WEATHER_REMINDER", "FORMAT_ERROR", "BAD_INPUT_ERROR", "ACTION_NAMES",
-    "first_observation", "split_message", "rebuilt_action", "parse_input", "help_text", "invalid_action", "exception_text", "python_call",
+    "first_observation", "split_message", "rebuilt_action", "parse_input", "help_text", "invalid_action",
+    "exception_text", "python_call",
 ]
 
 FINISH_REMINDER = "Once you have finished the goal, please remember to take 'finish' action to end this goal."
