@@ -244,7 +244,8 @@ class ToolEnv(TextEnv):
         ends = step.ends_episode and not self.agentboard_fixes  # AgentBoard: "finish" anywhere in the action
         if step.kind in ("ok", "help") or (step.kind == "failed" and not self.agentboard_fixes):
             return Outcome(observation=step.observation, terminated=ends)
-        outcome = Outcome.invalid(step.observation, _AB_REASONS[step.kind])
+        # a failing tool call may have changed the data before failing (e.g. the first of several deletions)
+        outcome = Outcome.invalid(step.observation, _AB_REASONS[step.kind], changed=step.kind == "failed")
         if ends:  # an unknown name containing "finish" (AgentBoard's grounding still counts it invalid)
             outcome = dataclasses.replace(outcome, terminated=True)
         return outcome
