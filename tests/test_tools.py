@@ -1,4 +1,7 @@
-"""Tool-Query and Tool-Operation: experts, random agents, determinism, isolation, safety, errors, grading."""
+"""Tool-Query and Tool-Operation: experts, random agents, determinism, isolation, safety, errors, grading.
+
+These tests read our own (``text_format="clear"``) wording; ``tests/test_tools_words.py`` covers AgentBoard's.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ def test_env_ids_ship_60_and_40_tasks_and_tool_kwarg_picks_one_tool():
 
 @pytest.mark.parametrize("family,tool", ALL_TOOLS)
 def test_random_valid_call_agent_scores_below_the_expert(family, tool):
-    env = ToolEnv(family, tool=tool)
+    env = ToolEnv(family, tool=tool, text_format="clear")
     progress, successes = [], 0
     for index in range(len(env.task_ids)):
         records = random_valid_rollout(env, seed=index, max_steps=30, options={"task_index": index})
@@ -47,7 +50,7 @@ def test_random_valid_call_agent_scores_below_the_expert(family, tool):
 def test_two_runs_of_the_same_task_are_byte_identical(family, tool):
     digests = []
     for _ in range(2):
-        env = ToolEnv(family, tool=tool)
+        env = ToolEnv(family, tool=tool, text_format="clear")
         records = random_valid_rollout(env, seed=3, max_steps=15, options={"task_index": 4})
         env.reset(seed=3, options={"task_index": 4})
         while not env.episode_over:
@@ -58,7 +61,7 @@ def test_two_runs_of_the_same_task_are_byte_identical(family, tool):
 
 
 def test_todo_episode_leaves_no_state_behind():
-    env = ToolEnv("operation", tool="todo")
+    env = ToolEnv("operation", tool="todo", text_format="clear")
     env.reset(options={"task_id": "todo-016"})
     initial = TodoDatabase().snapshot()
     assert env.toolkit.state() == initial
@@ -76,7 +79,7 @@ def test_todo_episode_leaves_no_state_behind():
 
 
 def test_todo_operation_success_needs_the_golden_state():
-    env = ToolEnv("operation", tool="todo")
+    env = ToolEnv("operation", tool="todo", text_format="clear")
     env.reset(options={"task_id": "todo-010"})  # mark "Finish algebra worksheet" completed
     env.step('complete_task with Action Input: {"task_id": "7102"}')  # the wrong task
     _, _, terminated, _, info = env.step('finish with Action Input: {"answer": "done"}')
@@ -107,7 +110,7 @@ def test_todo_operation_success_needs_the_golden_state():
     ],
 )
 def test_malformed_calls_are_rejected_with_a_reason_and_nothing_runs(action, reason, says):
-    env = ToolEnv("operation", tool="todo")
+    env = ToolEnv("operation", tool="todo", text_format="clear")
     env.reset(options={"task_id": "todo-010"})
     before = env.toolkit.state()
     obs, reward, terminated, _, info = env.step(action)
@@ -120,7 +123,7 @@ def test_malformed_calls_are_rejected_with_a_reason_and_nothing_runs(action, rea
 def test_injected_import_string_is_stored_as_data_never_run(monkeypatch):
     ran = []
     monkeypatch.setattr(os, "system", lambda command: ran.append(command) or 0)
-    env = ToolEnv("operation", tool="sheet")
+    env = ToolEnv("operation", tool="sheet", text_format="clear")
     env.reset(options={"task_index": 0})
     payload = "__import__('os').system('echo pwned')"
     _, _, _, _, info = env.step(f"update_cell with Action Input: {json.dumps({'position': 'J1', 'value': payload})}")
@@ -134,7 +137,7 @@ def test_injected_import_string_is_stored_as_data_never_run(monkeypatch):
 
 
 def test_action_prefix_python_literals_and_trailing_text_are_accepted():
-    env = ToolEnv("operation", tool="todo")
+    env = ToolEnv("operation", tool="todo", text_format="clear")
     env.reset(options={"task_id": "todo-000"})
     for action in ("Action: get_projects with Action Input: {}",
                    "get_tasks with Action Input: {'project_id': '2301'}",
@@ -145,7 +148,7 @@ def test_action_prefix_python_literals_and_trailing_text_are_accepted():
 
 
 def test_help_lists_every_function_with_its_parameters():
-    env = ToolEnv("query", tool="weather")
+    env = ToolEnv("query", tool="weather", text_format="clear")
     env.reset(options={"task_index": 0})
     obs, _, _, _, info = env.step("check_valid_actions")
     assert info["valid"]
@@ -157,7 +160,7 @@ def test_help_lists_every_function_with_its_parameters():
 
 
 def test_progress_counts_golden_outputs_obtained_and_wrong_answer_fails():
-    env = ToolEnv("query", tool="academia")
+    env = ToolEnv("query", tool="academia", text_format="clear")
     _, info = env.reset(options={"task_id": "academia-006"})  # 4 golden calls + the answer
     assert info["progress_rate"] == 0.0 and len(info["subgoals"]) == 5
     golden = env.current_task.params["calls"]
@@ -170,14 +173,14 @@ def test_progress_counts_golden_outputs_obtained_and_wrong_answer_fails():
 
 
 def test_academia_checks_need_a_loaded_net():
-    env = ToolEnv("query", tool="academia")
+    env = ToolEnv("query", tool="academia", text_format="clear")
     env.reset(options={"task_index": 0})
     _, _, _, _, info = env.step('neighbourCheck with Action Input: {"graph": "AuthorNet", "node": "Ada Abara"}')
     assert info["invalid_reason"] == "precondition_failed"
 
 
 def test_weather_uses_true_geography_and_refuses_dates_on_the_wrong_side_of_today():
-    env = ToolEnv("query", tool="weather")
+    env = ToolEnv("query", tool="weather", text_format="clear")
     env.reset(options={"task_index": 0})
     today = env.toolkit.today
     obs, *_ = env.step('get_latitude_longitude with Action Input: {"name": "denver"}')
@@ -215,7 +218,7 @@ def test_weather_climate_is_seasonal_and_deterministic():
 
 
 def test_sheet_progress_is_the_cell_match_share_from_zero():
-    env = ToolEnv("operation", tool="sheet")
+    env = ToolEnv("operation", tool="sheet", text_format="clear")
     _, info = env.reset(options={"task_id": "sheet-000"})  # Revenue column: 1 header + one cell per product
     assert info["progress_rate"] == 0.0 and info["subgoals"] == []
     rewards = []
@@ -226,7 +229,7 @@ def test_sheet_progress_is_the_cell_match_share_from_zero():
 
 
 def test_sheet_extra_cells_lower_the_score_and_block_success():
-    env = ToolEnv("operation", tool="sheet")
+    env = ToolEnv("operation", tool="sheet", text_format="clear")
     env.reset(options={"task_id": "sheet-003"})
     while env.expert_action().startswith("update_cell") is False and not env.expert_action().startswith("finish"):
         env.step(env.expert_action())
@@ -239,7 +242,7 @@ def test_sheet_extra_cells_lower_the_score_and_block_success():
 
 def test_difficulty_is_hard_above_four_subgoals():
     for family in ("query", "operation"):
-        for task in ToolEnv(family).tasks:
+        for task in ToolEnv(family, text_format="clear").tasks:
             keys = task.params["subgoal_keys"]
             count = len(keys) + 1 if keys else len(task.params["calls"])
             assert task.difficulty == ("hard" if count > HARD_ABOVE["tool-query"] else "easy"), task.task_id
