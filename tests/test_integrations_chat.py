@@ -11,6 +11,7 @@ import agentgym_text
 from agentgym_text.core.registry import extra_installed
 from agentgym_text.integrations import ChatEnv, make_group, tool_call_from_action, tool_schemas
 from agentgym_text.integrations.chat import NOT_RUN
+from agentgym_text.integrations.tool_schemas import action_from_tool_call
 
 FAST_IDS = [
     ("AgentQuest/Mastermind-v0", "mastermind-003"),
@@ -218,3 +219,15 @@ def test_chat_group_takes_messages():
     assert replies[0]["role"] == "user" and rewards[0] == 1.0 and group.done.tolist() == [True, False]
     assert tool_schemas(group.envs[0].env)[0]["function"]["name"] == "act"
     group.close()
+
+
+@pytest.mark.parametrize("text_format", ["agentboard", "clear"])
+def test_json_booleans_of_a_function_call_reach_the_tool_in_both_text_formats(text_format):
+    env = gym.make("AgentBoard/ToolOperation-v0", tool="todo", text_format=text_format)
+    env.reset(seed=0)
+    action = action_from_tool_call("update_project", '{"project_id": "2301", "is_favorite": true}')
+    assert action == 'update_project with Action Input: {"project_id": "2301", "is_favorite": True}'
+    observation, _, _, _, info = env.step(action)
+    assert info["valid"], observation
+    assert "True" in observation or "true" in observation
+    env.close()

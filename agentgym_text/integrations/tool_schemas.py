@@ -131,7 +131,9 @@ def action_from_tool_call(name: str, arguments: Any) -> str:
         return HELP_TOOL
     if args is None:  # let the env's own parser say what is wrong with the arguments
         return f"{name} with Action Input: {raw}"
-    return f"{name} with Action Input: {json.dumps(args, ensure_ascii=False)}"
+    from agentgym_text.envs.tools.agentboard_text import python_call
+
+    return python_call(name, args)  # True/False/None as Python writes them: both text formats read that
 
 
 def tool_call_from_action(action: str, call_id: str, *, function_tools: bool) -> dict[str, Any]:
