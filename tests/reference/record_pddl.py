@@ -108,7 +108,7 @@ def _invalid_action(rng: random.Random, env, listing: list[str]) -> str:
     return " ".join(words)
 
 
-def record() -> None:
+def record(out: Path = OUT) -> None:
     pddl_env = _load_agentboard()
     import gym
     import nltk
@@ -149,8 +149,8 @@ def record() -> None:
              f"model): {STEPS} seeded random steps per problem, written by tests/reference/record_pddl.py. "
              "Action listings are in pddlgym's set order (PYTHONHASHSEED=0).")
     lines = ",\n".join(json.dumps(episode, separators=(",", ":")) for episode in episodes)  # one per line
-    OUT.write_text(f'{{"about": {json.dumps(about)},\n"episodes": [\n{lines}\n]}}\n')
-    print(f"wrote {len(episodes)} episodes to {OUT}")
+    out.write_text(f'{{"about": {json.dumps(about)},\n"episodes": [\n{lines}\n]}}\n')
+    print(f"wrote {len(episodes)} episodes to {out}")
 
 
 if __name__ == "__main__":
@@ -158,8 +158,9 @@ if __name__ == "__main__":
     parser.add_argument("--setup", action="store_true")
     parser.add_argument("--record", action="store_true")
     parser.add_argument("--git-dir", default=GIT_DIR)
+    parser.add_argument("--out", type=Path, default=OUT, help="where --record writes (default: %(default)s)")
     args = parser.parse_args()
     if args.setup:
         setup(args.git_dir)
     if args.record:
-        record()
+        record(args.out.resolve())
