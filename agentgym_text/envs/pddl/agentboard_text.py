@@ -162,8 +162,9 @@ def word_tokenize(text: str) -> list[str]:
 class AgentBoardText:
     """AgentBoard's text for one loaded problem: facts, states, goal, action listing, help answer, parsing."""
 
-    def __init__(self, problem: LoadedProblem):
+    def __init__(self, problem: LoadedProblem, fixes: bool = True):
         self.problem = problem
+        self.fixes = fixes
         self.domain_key = problem.domain_key
         facts, operators = AGENTBOARD_NAMES.get(problem.variant, ({}, {}))
         self._fact_name = facts
@@ -205,8 +206,10 @@ class AgentBoardText:
 
     def applicable(self, state: State) -> list[tuple[str, ...]]:
         """The applicable ground actions AgentBoard lists: pddlgym leaves out those naming an object twice
-        (e.g. Gripper's ``move rooma rooma``, which can still be typed and then changes nothing)."""
-        return [a.key for a in self.problem.ground.applicable(state) if len(set(a.args)) == len(a.args)]
+        (e.g. Gripper's ``move rooma rooma``, which can still be typed and then changes nothing). With fixes,
+        those that change the state are listed (Barman's ``empty-shaker`` from level l0 to level l0)."""
+        return [a.key for a in self.problem.ground.applicable(state)
+                if len(set(a.args)) == len(a.args) or (self.fixes and a.apply(state) != state)]
 
     def listing(self, state: State) -> list[str]:
         """The applicable actions' texts, sorted (AgentBoard: set order), then its help commands."""

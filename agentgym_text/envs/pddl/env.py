@@ -45,7 +45,17 @@ class PDDLEnv(TextEnv):
     actions in words or operator form ("stack b1 on b2", "stack b1 b2"), what became true and what stopped being
     true after each action, and refusals that name the false preconditions.
 
-    Differences from AgentBoard's env (tests/test_pddl_words.py replays its own trajectories):
+    Differences from AgentBoard's env (tests/test_pddl_words.py replays its own trajectories). Where AgentBoard's
+    behaviour is a bug, this format fixes it and keeps the wording (``agentboard_fixes=False`` restores it):
+
+    - FIX listing: pddlgym leaves every ground action that names an object twice out of the valid actions (and
+      AgentBoard then reads no operator name that only such actions have). Barman's "use hand right to
+      empty-shaker shaker1 with ingredient cocktail3 from level l0 to level l0." (a shaker poured out down to
+      level l0 still holds its cocktail) is then the only way on, yet unlisted and unreadable. Such actions are
+      listed when they change the state (Gripper's "Move from rooma to rooma. " still is not, and, typed,
+      takes no effect as in AgentBoard).
+
+    Not switchable, and the other differences:
 
     - FIX order: AgentBoard lists actions ("check valid actions") and facts ("look around") in Python set order,
       which changes from run to run; here both are sorted (same items, same wording).
@@ -91,6 +101,7 @@ class PDDLEnv(TextEnv):
         max_steps: int | None = None,
         domain_file: str | Path | None = None,
         text_format: str = "agentboard",
+        agentboard_fixes: bool = True,
         **kwargs,
     ):
         if text_format not in TEXT_FORMATS:
@@ -105,6 +116,7 @@ class PDDLEnv(TextEnv):
             tasks = shipped_tasks(domain)
         super().__init__(tasks, **kwargs)
         self.text_format = text_format
+        self.agentboard_fixes = agentboard_fixes
         if text_format == "agentboard":
             self.action_format = _AGENTBOARD_FORMAT
         self._problem: LoadedProblem | None = None
@@ -145,7 +157,7 @@ class PDDLEnv(TextEnv):
         )
         self._state = self._problem.ground.init
         if self.text_format == "agentboard":
-            self._agentboard = AgentBoardText(self._problem)
+            self._agentboard = AgentBoardText(self._problem, self.agentboard_fixes)
             listing = self._agentboard.listing(self._state)
             self.action_example = listing[0].strip()
             return Start(observation=self._agentboard.facts_text(self._state),
