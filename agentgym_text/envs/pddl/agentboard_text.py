@@ -174,6 +174,10 @@ class AgentBoardText:
         self._arity = {op.name: len(op.params) for op in problem.ground.domain.operators}
         self._objects = frozenset(name.lower() for name in problem.ground.objects)
         self._object_name = {name.lower(): name for name in problem.ground.objects}
+        self._repeats = frozenset(id(a) for a in problem.ground.actions if len(set(a.args)) != len(a.args))
+        self._capitalised: dict[Atom, str] = {}
+        self._action_texts: dict[tuple[str, ...], str] = {}
+        self._last: tuple[State | None, list[tuple[str, ...]]] = (None, [])  # the last state asked about
         self.extra_actions = ["check valid actions"] + (
             ["look around"] if self.domain_key in ADDED_FACTS_DOMAINS else [])
 
@@ -191,11 +195,21 @@ class AgentBoardText:
 
     def action(self, key: Sequence[str]) -> str:
         """One ground action as AgentBoard lists it, e.g. 'Unstack b1 from b2.' (trailing spaces kept)."""
-        return self._literal(self._operator_name.get(key[0], key[0]), key[1:])
+        text = self._action_texts.get(tuple(key))
+        if text is None:
+            text = self._action_texts[tuple(key)] = self._literal(self._operator_name.get(key[0], key[0]), key[1:])
+        return text
 
     def facts_text(self, atoms: Iterable[Atom]) -> str:
         """Facts capitalised, sorted and joined by spaces (AgentBoard's state text)."""
-        return " ".join(sorted(self.fact(atom).capitalize() for atom in atoms))
+        cache = self._capitalised
+        texts = []
+        for atom in atoms:
+            text = cache.get(atom)
+            if text is None:
+                text = cache[atom] = self.fact(atom).capitalize()
+            texts.append(text)
+        return " ".join(sorted(texts))
 
     def goal(self, goal: Iterable[Atom]) -> str:
         return "The goal is to satisfy the following conditions: " + ", ".join(sorted(self.fact(a) for a in goal))
@@ -208,8 +222,12 @@ class AgentBoardText:
         """The applicable ground actions AgentBoard lists: pddlgym leaves out those naming an object twice
         (e.g. Gripper's ``move rooma rooma``, which can still be typed and then changes nothing). With fixes,
         those that change the state are listed (Barman's ``empty-shaker`` from level l0 to level l0)."""
-        return [a.key for a in self.problem.ground.applicable(state)
-                if len(set(a.args)) == len(a.args) or (self.fixes and a.apply(state) != state)]
+        if self._last[0] is state:
+            return self._last[1]
+        keys = [a.key for a in self.problem.ground.applicable(state)
+                if id(a) not in self._repeats or (self.fixes and a.apply(state) != state)]
+        self._last = (state, keys)
+        return keys
 
     def listing(self, state: State) -> list[str]:
         """The applicable actions' texts, sorted (AgentBoard: set order), then its help commands."""
