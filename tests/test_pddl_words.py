@@ -32,9 +32,12 @@ def words(text: str) -> Counter:
 
 @lru_cache(maxsize=None)
 def _problem_dir() -> Path:
+    import atexit
+    import shutil
     import tempfile
 
     root = Path(tempfile.mkdtemp(prefix="agentboard-pddl-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
     for episode in EPISODES:
         path = root / episode["game"] / episode["file"]
         path.parent.mkdir(parents=True, exist_ok=True)

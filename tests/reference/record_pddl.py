@@ -14,6 +14,8 @@ Usage (two stages; the second runs inside the reference venv)::
     python tests/reference/record_pddl.py --setup      # venv + AgentBoard source under /tmp
     PYTHONHASHSEED=0 /tmp/agentboard-pddl-venv/bin/python tests/reference/record_pddl.py --record
 
+(``--out PATH`` writes elsewhere: under another PYTHONHASHSEED AgentBoard's own listings come out in another order.)
+
 ``--setup`` creates ``/tmp/agentboard-pddl-venv`` and writes AgentBoard's ``environment/pddl_env`` folder,
 ``environment/base_env.py`` and ``common/registry.py`` from a git mirror (``--git-dir``) to
 ``/tmp/agentboard-pddl-src``. AgentBoard calls ``nltk.download('punkt')`` (no network here: it fails and
