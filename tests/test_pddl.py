@@ -27,7 +27,8 @@ AGENTBOARD_GOAL_SIZES = {"blocksworld": (2, 6), "gripper": (4, 12), "barman": (1
 
 
 def _make(**kwargs) -> gym.Env:
-    return gym.make(ENV_ID, **kwargs)
+    """The env in this package's own text (these tests read it; tests/test_pddl_words.py has AgentBoard's)."""
+    return gym.make(ENV_ID, **{"text_format": "clear", **kwargs})
 
 
 def _step(env: gym.Env, action: str) -> tuple[str, dict]:

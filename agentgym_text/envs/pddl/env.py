@@ -10,32 +10,70 @@ from agentgym_text.core.progress import Progress, match_score
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.pddl.actions import ParseFailure, normalise
+from agentgym_text.envs.pddl.agentboard_text import GOAL_SATISFIED, NO_EFFECT, NOT_VALID, AgentBoardText
 from agentgym_text.envs.pddl.deadends import proven_dead_end
 from agentgym_text.envs.pddl.domain_texts import canonical_domain
-from agentgym_text.envs.pddl.expert import expert_action, plan_length
+from agentgym_text.envs.pddl.expert import expert_action, expert_key, plan_length
 from agentgym_text.envs.pddl.model import State
 from agentgym_text.envs.pddl.problem_files import PROBLEM_DIR, LoadedProblem, load
 from agentgym_text.envs.pddl.tasks import max_steps_for, shipped_tasks
 
-__all__ = ["PDDLEnv", "LOOK_ACTIONS"]
+__all__ = ["PDDLEnv", "LOOK_ACTIONS", "TEXT_FORMATS"]
 
 logger = logging.getLogger(__name__)
 
 LOOK_ACTIONS = frozenset({"look around", "look", "look at the state", "observe", "state"})
+TEXT_FORMATS = ("agentboard", "clear")
+
+_AGENTBOARD_FORMAT = "one action per step, written as in the valid-action list"
 
 
 class PDDLEnv(TextEnv):
-    """Reach a PDDL goal by typing actions such as ``stack b1 on b2`` (or ``stack b1 b2``).
+    """Reach a PDDL goal by typing actions (Blocksworld, Gripper, Barman, Tyreworld).
 
-    The first observation and ``look around`` show the whole state; after an action the observation says
-    what became true and what stopped being true. ``progress_now`` is the fraction of goal literals true now;
-    ``progress_rate`` is its best value over the states reached by actions (the core credits progress from
-    the first action on, as AgentBoard updates its score only on state-changing steps), so the rewards of an
-    episode sum to its final ``progress_rate``. ``subgoals`` lists
-    the goal literals and ``subgoals_done`` which of them hold now. An action that leads into a proven dead
-    end (see :mod:`agentgym_text.envs.pddl.deadends`; e.g. a Barman shaker filled with ingredients no recipe
-    can use) ends the episode with ``finish_reason="failure"``. The expert replans from the
-    current state.
+    ``text_format="agentboard"`` (the default) speaks as AgentBoard's PDDL env
+    (:mod:`agentgym_text.envs.pddl.agentboard_text`): the first observation is the state ("B1 is on the table.
+    The b2 is clear. Your arm is empty. ..."), the goal "The goal is to satisfy the following conditions: ...";
+    after a valid action Blocksworld and Gripper show the whole state, Barman and Tyreworld only the facts that
+    became true; actions are AgentBoard's ("Unstack b1 from b2.", "Pick up ball1 at rooma with arm left.",
+    "left grasp shot1.", "Fetch wrench from boot."), read as it reads them (the first word naming an applicable
+    operator, then the object names in order); "look around" shows the whole state, any text containing "check"
+    answers "Valid actions are: ..." (with "check valid actions", and "look around" for Barman and Tyreworld);
+    the two refusals are AgentBoard's ("... Please check valid actions." when nothing is read, "... Please
+    remember to satisfy the restriction of actions. ..." when the action does not change the state); " The goal
+    is satisfied." ends a won episode. ``text_format="clear"`` is this package's own text: a domain introduction,
+    actions in words or operator form ("stack b1 on b2", "stack b1 b2"), what became true and what stopped being
+    true after each action, and refusals that name the false preconditions.
+
+    Differences from AgentBoard's env (tests/test_pddl_words.py replays its own trajectories). Where AgentBoard's
+    behaviour is a bug, this format fixes it and keeps the wording (``agentboard_fixes=False`` restores it):
+
+    - FIX listing: pddlgym leaves every ground action that names an object twice out of the valid actions (and
+      AgentBoard then reads no operator name that only such actions have). Barman's "use hand right to
+      empty-shaker shaker1 with ingredient cocktail3 from level l0 to level l0." (a shaker poured out down to
+      level l0 still holds its cocktail) is then the only way on, yet unlisted and unreadable. Such actions are
+      listed when they change the state (Gripper's "Move from rooma to rooma. " still is not, and, typed,
+      takes no effect as in AgentBoard).
+
+    Not switchable, and the other differences:
+
+    - FIX order: AgentBoard lists actions ("check valid actions") and facts ("look around") in Python set order,
+      which changes from run to run; here both are sorted (same items, same wording).
+    - Template collisions (``clear``, ``holding``, ``free``, ``move`` share one map in AgentBoard) are kept as
+      AgentBoard prints them ("The b1 is clear.", "the-hub1 is free. "): they change wording, not content; so is
+      Barman's "You are holding right. " (its template names the hand only).
+    - Not AgentBoard's: inputs the core answers before the family sees them (empty, huge, non-text, and the help
+      forms "help"/"valid actions", which AgentBoard would refuse), the footer the core adds to the first
+      observation (goal, action format, step budget), each task's budget (max(30, 2 x the expert's plan)), and
+      words split by :func:`~agentgym_text.envs.pddl.agentboard_text.word_tokenize` rather than nltk (the same
+      for names; it may differ on exotic punctuation). ``text_format="clear"`` also ends an episode in a proven
+      dead end (see :mod:`agentgym_text.envs.pddl.deadends`); AgentBoard's format plays on, as AgentBoard does.
+
+    ``progress_now`` is the fraction of goal literals true now; ``progress_rate`` is its best value over the
+    states reached by actions (the core credits progress from the first action on, as AgentBoard updates its
+    score only on state-changing steps), so the rewards of an episode sum to its final ``progress_rate``.
+    ``subgoals`` lists the goal literals and ``subgoals_done`` which of them hold now. The expert replans from
+    the current state.
 
     ``domain`` restricts the shipped tasks to one domain; ``domain`` plus ``problem_file`` plays any problem
     file of a supported domain (IPC style, in our or AgentBoard's spelling of the domain, e.g. its
@@ -44,6 +82,8 @@ class PDDLEnv(TextEnv):
 
     >>> env = PDDLEnv()
     >>> obs, info = env.reset(options={"task_id": "pddl-blocksworld-p01"})
+    >>> obs.split("\\n")[0]
+    'B1 is on the table. B2 is on the table. B3 is on the table. The b1 is clear. The b2 is clear. The b3 is clear. Your arm is empty.'
     >>> while not env.episode_over:
     ...     obs, reward, terminated, truncated, info = env.step(env.expert_action())
     >>> info["success"], info["progress_rate"]
@@ -60,8 +100,12 @@ class PDDLEnv(TextEnv):
         problem_file: str | Path | None = None,
         max_steps: int | None = None,
         domain_file: str | Path | None = None,
+        text_format: str = "agentboard",
+        agentboard_fixes: bool = True,
         **kwargs,
     ):
+        if text_format not in TEXT_FORMATS:
+            raise ValueError(f"text_format must be one of {TEXT_FORMATS}, not {text_format!r}")
         if problem_file is not None:
             if domain is None:
                 raise ValueError("problem_file needs domain= (one of blocksworld, gripper, barman, tyreworld)")
@@ -71,7 +115,12 @@ class PDDLEnv(TextEnv):
         else:
             tasks = shipped_tasks(domain)
         super().__init__(tasks, **kwargs)
+        self.text_format = text_format
+        self.agentboard_fixes = agentboard_fixes
+        if text_format == "agentboard":
+            self.action_format = _AGENTBOARD_FORMAT
         self._problem: LoadedProblem | None = None
+        self._agentboard: AgentBoardText | None = None
         self._state: State = frozenset()
 
     @staticmethod
@@ -107,6 +156,13 @@ class PDDLEnv(TextEnv):
             task.params["domain"], path if path.is_absolute() else PROBLEM_DIR / path, task.params.get("domain_file")
         )
         self._state = self._problem.ground.init
+        if self.text_format == "agentboard":
+            self._agentboard = AgentBoardText(self._problem, self.agentboard_fixes)
+            listing = self._agentboard.listing(self._state)
+            self.action_example = listing[0].strip()
+            return Start(observation=self._agentboard.facts_text(self._state),
+                         goal=self._agentboard.goal(self._problem.ground.goal))
+        self._agentboard = None
         renderer = self._problem.renderer
         goal = renderer.goal(self._problem.ground.goal)
         applicable = self._admissible_actions()
@@ -122,6 +178,8 @@ class PDDLEnv(TextEnv):
         return Start(observation=observation, goal=goal)
 
     def _act(self, action: str) -> Outcome:
+        if self._agentboard is not None:
+            return self._act_agentboard(action)
         problem = self._require_problem()
         if normalise(action) in LOOK_ACTIONS:
             return Outcome(
@@ -157,6 +215,26 @@ class PDDLEnv(TextEnv):
             return Outcome(observation=" ".join(parts), terminated=True, finish_reason=FinishReason.FAILURE.value)
         return Outcome(observation=" ".join(parts))
 
+    def _act_agentboard(self, action: str) -> Outcome:
+        text, lowered = self._agentboard, action.lower()
+        if "check" in lowered:
+            return Outcome(observation=text.help_text(self._state), changed=False)
+        if "look around" in lowered:
+            return Outcome(observation=text.facts_text(self._state), changed=False)
+        key = text.parse(action, self._state)
+        if key is None:
+            return Outcome.invalid(NOT_VALID, InvalidReason.UNKNOWN_ACTION)
+        problem = self._require_problem()
+        ground = problem.ground.by_key.get(key)
+        after = ground.apply(self._state) if ground is not None and ground.applicable(self._state) else self._state
+        if after == self._state:
+            return Outcome.invalid(NO_EFFECT, InvalidReason.PRECONDITION)
+        before, self._state = self._state, after
+        observation = text.after_action(before, after)
+        if problem.ground.is_goal(after):
+            return Outcome(observation=observation + GOAL_SATISFIED, terminated=True, success=True)
+        return Outcome(observation=observation)
+
     def _progress(self) -> Progress:
         problem = self._require_problem()
         flags = problem.ground.goal_flags(self._state)
@@ -167,10 +245,14 @@ class PDDLEnv(TextEnv):
         )
 
     def _admissible_actions(self) -> list[str]:
+        if self._agentboard is not None:
+            return [action.strip() for action in self._agentboard.listing(self._state)]
         problem = self._require_problem()
         return sorted(problem.renderer.action(a.key) for a in problem.ground.applicable(self._state))
 
     def _help_text(self) -> str:
+        if self._agentboard is not None:
+            return self._agentboard.help_text(self._state)
         actions = self._admissible_actions()
         listing = ", ".join(actions) if actions else "none (no action applies in this state)"
         return (
@@ -179,6 +261,9 @@ class PDDLEnv(TextEnv):
         )
 
     def _expert_action(self) -> str | None:
+        if self._agentboard is not None:
+            key = expert_key(self._require_problem(), self._state)
+            return key if key is None or isinstance(key, str) else self._agentboard.action(key).strip()
         return expert_action(self._require_problem(), self._state)
 
     # ---- public extras -----------------------------------------------------------------------------
