@@ -149,7 +149,8 @@ def record(out: Path = OUT) -> None:
     about = (f"AgentBoard's PDDL env (hkust-nlp/AgentBoard {commit}, environment/pddl_env/pddl_env.py and its "
              f"bundled pddlgym, unmodified) with gym {gym.__version__}, nltk {nltk.__version__} (untrained Punkt "
              f"model): {STEPS} seeded random steps per problem, written by tests/reference/record_pddl.py. "
-             "Action listings are in pddlgym's set order (PYTHONHASHSEED=0).")
+             "Action listings are in pddlgym's set order (PYTHONHASHSEED=0). The problem files' text in each episode "
+             "is AgentBoard's data (Apache-2.0, hkust-nlp/AgentBoard), kept here as test input only.")
     lines = ",\n".join(json.dumps(episode, separators=(",", ":")) for episode in episodes)  # one per line
     out.write_text(f'{{"about": {json.dumps(about)},\n"episodes": [\n{lines}\n]}}\n')
     print(f"wrote {len(episodes)} episodes to {out}")
