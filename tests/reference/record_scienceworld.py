@@ -22,11 +22,14 @@ Usage (two stages; the second runs inside the reference venv)::
     python tests/reference/record_scienceworld.py --setup
     /tmp/agentboard-scienceworld-venv/bin/python tests/reference/record_scienceworld.py --record
     # the same actions on the installed engine, merged in as the "installed_*" fields:
-    python tests/reference/record_scienceworld.py --record --replay tests/reference/scienceworld_agentboard.json \
-        --out /tmp/scienceworld_agentboard_installed.json
+    /tmp/agentboard-scienceworld-installed-venv/bin/python tests/reference/record_scienceworld.py --record \
+        --replay tests/reference/scienceworld_agentboard.json --out /tmp/scienceworld_agentboard_installed.json
     python tests/reference/record_scienceworld.py --merge /tmp/scienceworld_agentboard_installed.json
 
-Both stages need Java. The JVM runs with the options our engine uses (``JVM_OPTIONS``: identity hashes pinned),
+``--setup`` (run with the package's python) creates ``/tmp/agentboard-scienceworld-venv`` (scienceworld 1.1.3,
+jsonlines) and ``/tmp/agentboard-scienceworld-installed-venv`` (the installed scienceworld release, jsonlines) and
+writes AgentBoard's two needed files from a git mirror (``--git-dir``) to ``/tmp/agentboard-scienceworld-src``.
+Nothing of AgentBoard's code is copied into this repository. Both stages need Java. The JVM runs with the options our engine uses (``JVM_OPTIONS``: identity hashes pinned),
 without which the simulator's hashed collections, and so its object order, differ from one JVM to the next.
 The electrical tasks (power-component, conductivity) cannot load with AgentBoard's ``noElectricalAction`` (both
 releases raise ValueError), so they are loaded without it, as our env does; ``load_error`` records the refusal.
@@ -35,6 +38,7 @@ releases raise ValueError), so they are loaded without it, as our env does; ``lo
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -48,6 +52,7 @@ HERE = Path(__file__).resolve().parent
 TASKS = HERE.parent.parent / "agentgym_text" / "envs" / "scienceworld" / "task_set.json"
 OUT = HERE / "scienceworld_agentboard.json"
 VENV = Path("/tmp/agentboard-scienceworld-venv")
+INSTALLED_VENV = Path("/tmp/agentboard-scienceworld-installed-venv")
 SRC = Path("/tmp/agentboard-scienceworld-src")
 GIT_DIR = "/work/.mirror/hkust-nlp+AgentBoard/repo"
 FILES = ("agentboard/environment/scienceworld_env.py", "agentboard/common/registry.py")
@@ -64,8 +69,11 @@ INVALID_ACTIONS = ("fly to the moon", "pick up unicorn", "go to moon", "open", "
 
 
 def setup(git_dir: str) -> None:
-    subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    subprocess.run([str(VENV / "bin" / "pip"), "install", "-q", *PINS], check=True)
+    from importlib.metadata import version
+
+    for venv, pins in ((VENV, PINS), (INSTALLED_VENV, (f"scienceworld=={version('scienceworld')}", "jsonlines"))):
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", *pins], check=True)
     commit = subprocess.run(["git", f"--git-dir={git_dir}", "rev-parse", "HEAD"], check=True,
                             capture_output=True, text=True).stdout.strip()
     for name in FILES:
@@ -101,9 +109,16 @@ def _label_file(instances: list[dict]) -> Path:
     return path
 
 
-def _diff(before: list[str], after: list[str]) -> dict:
-    old, new = set(before), set(after)
-    return {"added": sorted(new - old), "removed": sorted(old - new)}
+def digest(actions) -> str:
+    """A short fingerprint of an action set (the help action left out): the reference keeps these, not the lists."""
+    text = "\n".join(sorted(set(actions) - {"check valid actions"}))
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
+def combination_digest(combinations) -> str:
+    """A fingerprint of the combinations by template and object ids: the simulator renames ambiguous objects at
+    every listing ("paint in wood cup", then "red paint in wood cup"), so the names alone differ between calls."""
+    return digest(f"{entry['template_id']}:{','.join(map(str, entry['obj_ids']))}" for entry in combinations)
 
 
 def record(out: Path, limit: int | None, replay: Path | None = None) -> None:
@@ -114,6 +129,15 @@ def record(out: Path, limit: int | None, replay: Path | None = None) -> None:
     instances = json.loads(TASKS.read_text())["instances"][:limit]
     played = json.loads(replay.read_text())["episodes"] if replay else None
     env = scienceworld_env.Scienceworld(envStepLimit=ENV_STEP_LIMIT, label_path=str(_label_file(instances)))
+    # Watch (not change) the listing AgentBoard's get_action_space(abstract=False) asks for, to keep the ids.
+    listed: dict = {}
+    original = env.env.getValidActionObjectCombinationsWithTemplates
+
+    def watched():
+        listed["last"] = original()
+        return listed["last"]
+
+    env.env.getValidActionObjectCombinationsWithTemplates = watched
     episodes = []
     started = time.time()
     for index, inst in enumerate(instances):
@@ -124,13 +148,13 @@ def record(out: Path, limit: int | None, replay: Path | None = None) -> None:
         except ValueError as error:
             load_error = str(error)
             env.load(inst["task_name"], inst["variation"], SIMPLIFICATIONS.replace(",noElectricalAction", ""))
-        obs, _ = env.reset()
+        # tasks/scienceworld.py's evaluate_env: reset, first observation, then per step: step, validity listing
+        obs, reset_info = env.reset()
         observation = obs + f"\n{env.inventory()}"
-        concrete = env.get_action_space(abstract=False)
-        help_text = env.step("check valid actions")[0]
+        concrete = list(reset_info["valid"])  # the listing scienceworld's reset made (the first state's)
         steps = []
         episode = {"task_id": f"scienceworld-{inst['task_name']}-var{inst['variation']}", "load_error": load_error,
-                   "observation": observation, "help": help_text, "actions": sorted(set(concrete)), "steps": steps}
+                   "observation": observation, "actions": digest(concrete), "steps": steps}
         for number in range(STEPS if played is None else len(played[index]["steps"])):
             draw = rng.random()
             if played is not None:
@@ -145,7 +169,8 @@ def record(out: Path, limit: int | None, replay: Path | None = None) -> None:
             after = env.get_action_space(abstract=False)
             steps.append({"action": action, "observation": obs, "valid": action in after,
                           "valid_before": action in concrete, "progress": reward, "done": bool(done),
-                          "score": None if info is None else info["score"], "actions": _diff(concrete, after)})
+                          "score": None if info is None else info["score"], "actions": digest(after),
+                          "combinations": combination_digest(listed["last"])})
             concrete = after
             if done and played is None:
                 break
@@ -155,42 +180,34 @@ def record(out: Path, limit: int | None, replay: Path | None = None) -> None:
     commit = (SRC / "COMMIT").read_text().strip() if (SRC / "COMMIT").exists() else "unknown"
     about = (f"AgentBoard's ScienceWorld env (hkust-nlp/AgentBoard {commit}, environment/scienceworld_env.py, "
              f"unmodified) with scienceworld {scienceworld.__version__} (JVM options {JVM_OPTIONS}): up to {STEPS} "
-             f"seeded random steps per shipped instance, written by tests/reference/record_scienceworld.py")
+             f"seeded random steps per shipped instance, written by tests/reference/record_scienceworld.py; "
+             f"action sets as fingerprints (digest, combination_digest)")
     lines = ",\n".join(json.dumps(episode, separators=(",", ":")) for episode in episodes)  # one per line
     out.write_text(f'{{"about": {json.dumps(about)},\n"scienceworld": "{scienceworld.__version__}",\n'
                    f'"episodes": [\n{lines}\n]}}\n')
     print(f"wrote {len(episodes)} episodes to {out}")
 
 
-def merge(installed: Path) -> None:
-    """Store the installed engine's observations and action sets where they differ from the reference's."""
-    data = json.loads(OUT.read_text())
+def merge(reference: Path, installed: Path) -> None:
+    """Store, beside each field of the reference, the installed engine's value where it differs."""
+    data = json.loads(reference.read_text())
     other = json.loads(installed.read_text())
     for episode, theirs in zip(data["episodes"], other["episodes"], strict=True):
         assert [s["action"] for s in episode["steps"]] == [s["action"] for s in theirs["steps"]], episode["task_id"]
-        ours_set, their_set = set(episode["actions"]), set(theirs["actions"])
-        for key in ("observation", "help"):
+        for key in ("observation", "actions"):
+            episode.pop("installed_" + key, None)
             if episode[key] != theirs[key]:
                 episode["installed_" + key] = theirs[key]
-        if ours_set != their_set:
-            episode["installed_actions"] = _diff(sorted(ours_set), sorted(their_set))
         for step, their_step in zip(episode["steps"], theirs["steps"]):
-            for name, change in (("ours", step["actions"]), ("theirs", their_step["actions"])):
-                target = ours_set if name == "ours" else their_set
-                target -= set(change["removed"])
-                target |= set(change["added"])
-            for key in ("observation", "valid", "valid_before"):
+            for key in ("observation", "valid", "valid_before", "score", "actions", "combinations"):
                 step.pop("installed_" + key, None)
                 if step[key] != their_step[key]:
                     step["installed_" + key] = their_step[key]
-            step.pop("installed_actions", None)
-            if ours_set != their_set:
-                step["installed_actions"] = _diff(sorted(ours_set), sorted(their_set))
     data["installed_scienceworld"] = other["scienceworld"]
     lines = ",\n".join(json.dumps(episode, separators=(",", ":")) for episode in data["episodes"])
-    head = {k: v for k, v in data.items() if k != "episodes"}
-    OUT.write_text(json.dumps(head, indent=0)[:-2] + ',\n"episodes": [\n' + lines + "\n]}\n")
-    print(f"merged {installed} (scienceworld {other['scienceworld']}) into {OUT}")
+    reference.write_text(f'{{"about": {json.dumps(data["about"])},\n"scienceworld": "{data["scienceworld"]}",\n'
+                         f'"installed_scienceworld": "{other["scienceworld"]}",\n"episodes": [\n{lines}\n]}}\n')
+    print(f"merged {installed} (scienceworld {other['scienceworld']}) into {reference}")
 
 
 if __name__ == "__main__":
@@ -208,4 +225,4 @@ if __name__ == "__main__":
     if args.record:
         record(args.out, args.limit, args.replay)
     if args.merge:
-        merge(args.merge)
+        merge(args.out, args.merge)

@@ -8,7 +8,10 @@ AgentBoard's own env with it):
 
 - FIX validity: AgentBoard checks whether the action is one of the simulator's action-object combinations AFTER
   the step, in the state the action produced (so "pick up X" that worked is often "invalid", and an action that
-  only became possible is "valid"); here the combinations of the state the action was given in.
+  only became possible is "valid"); here the combinations of the state the action was given in. And the
+  simulator carries out more than its listed combinations (aliases and qualified names: "examine lead", "use
+  thermometer in inventory on lead", half its own gold actions), which AgentBoard counts as invalid; here an
+  action the simulator carried out (not "No known action ...", not a refusal, not a question) is valid too.
 - FIX ending: AgentBoard ignores the simulator's failure (a focus on a wrong object sets the score to -100) and
   plays on in a failed task; here the episode ends there (the observation is the simulator's text unchanged).
 - FIX questions: a command sent while the simulator waits for the number of an "Ambiguous request" is taken by
@@ -131,7 +134,7 @@ class ScienceWorldTextEnv(TextEnv):
             self.action_format = AGENTBOARD_ACTION_FORMAT
         self._engine = ScienceWorldEngine()
         self._session = CommandSession(self._engine, cancel_questions=not self._agentboard or self.agentboard_fixes)
-        self._possible: list[str] = []
+        self._combinations: list[dict] = []
         self._derived: dict[str, TaskSpec] = {}
         self._tracker: SubgoalTracker = subgoal_tracker([])
         self._last_observation = ""
@@ -145,13 +148,16 @@ class ScienceWorldTextEnv(TextEnv):
         params = task.params
         self._recycle_jvm()
         self._engine.load(params["task_name"], params["variation"], params["simplifications"])
-        observation = self._session.reset()
+        self._combinations = []
+        if self._agentboard:
+            observation, listing = self._session.reset_agentboard()
+        else:
+            observation = self._session.reset()
         self._tracker = subgoal_tracker(params["subgoals"])
         self._last_observation = observation
         self._won = False
         self._expert = GoldPathExpert(params["gold_actions"], observation)
-        self._valid_cache = None
-        self._possible = self._engine.possible_actions() if self._agentboard else []
+        self._valid_cache = sorted(set(listing)) if self._agentboard else None
         return Start(observation=observation, goal=task.goal, difficulty=task.difficulty, task=task)
 
     def _act(self, action: str) -> Outcome:
@@ -185,22 +191,20 @@ class ScienceWorldTextEnv(TextEnv):
         fixes = self.agentboard_fixes
         pending = self._session.choice_count
         answers = bool(pending) and action.isdigit() and int(action) < pending
-        if fixes and pending and not answers:
-            self._session.cancel()  # FIX questions: the command is read in the state before the question
-            self._valid_cache = None
-            pending = 0
-        if not pending:  # while a question waits, AgentBoard's simulator takes any text as the answer
+        if not pending or fixes and not answers:
             reason = screen(action)
             if reason is not None:
                 return Outcome.invalid(NO_MATCH, reason)
-        before = set(self._admissible_actions()) if fixes else set()
-        result = self._session.send_text(action)
-        self._valid_cache = None
+        before = set(self._valid_cache or ())
+        result = self._session.send_agentboard(action)  # FIX questions: cancels a pending one first (fixes)
+        self._list_combinations()  # AgentBoard's validity listing, after the step
         self._last_observation = result.observation
         self._won = result.success
         kind = refusal_kind(result.observation)
         self._expert.observe(normalise(action), result.observation, kind, pending)
-        valid = (fixes and answers) or action in (before if fixes else set(self._admissible_actions()))
+        # FIX validity: the combinations of the state before the action, and what the simulator carried out
+        carried_out = kind is None and not self._session.choice_count
+        valid = (fixes and (answers or carried_out)) or action in (before if fixes else set(self._valid_cache))
         if result.success:
             return Outcome(result.observation, terminated=True, success=True)
         if fixes and (result.completed or result.failed):
@@ -208,6 +212,11 @@ class ScienceWorldTextEnv(TextEnv):
         if not valid:
             return Outcome.invalid(result.observation, kind or InvalidReason.UNKNOWN_OBJECT, changed=True)
         return Outcome(result.observation)
+
+    def _list_combinations(self) -> None:
+        """List the action-object combinations as AgentBoard's harness does after every step (names rotate)."""
+        self._combinations = self._engine.grounding_combinations()
+        self._valid_cache = sorted({str(entry["action"]) for entry in self._combinations})
 
     def _progress(self) -> Progress:
         # Updating with the same observation again changes nothing, so this can be read any number of times.
@@ -227,7 +236,9 @@ class ScienceWorldTextEnv(TextEnv):
 
     def _help_text(self) -> str:
         if self._agentboard:
-            return help_answer(self._possible)
+            answer = help_answer(self._engine.possible_actions())
+            self._list_combinations()  # AgentBoard's harness lists them after the help action too
+            return answer
         if self._session.choice_count:
             return f"Answer the question above with a number from 0 to {self._session.choice_count - 1}."
         return "Choose an action from these valid actions: " + ", ".join(self._admissible_actions()) + (

@@ -23,6 +23,20 @@ class CommandSession:
         self.choice_count = 0
         return self.engine.reset()
 
+    def reset_agentboard(self) -> tuple[str, list[str]]:
+        """Start as AgentBoard does: the first observation and the combinations the reset listed."""
+        self.choice_count = 0
+        return self.engine.reset_as_agentboard()
+
+    def send_agentboard(self, text: str) -> StepResult:
+        """One step through scienceworld's ``step`` call sequence (a pending question is cancelled first only
+        where ``cancel_questions``, which AgentBoard never does)."""
+        if self.cancel_questions and self.choice_count and not text.isdigit():
+            self.cancel()
+        result, _ = self.engine.step_as_agentboard(text)
+        self.choice_count = is_ambiguity_prompt(result.observation)
+        return result
+
     def cancel(self) -> None:
         """Cancel a pending question (the simulator takes a blank answer as "cancel")."""
         if self.choice_count:
