@@ -82,9 +82,11 @@ class ScienceWorldTextEnv(TextEnv):
     verbatim (first observation: the room plus the inventory), ``check valid actions`` answered with the
     simulator's action templates ("Choose an action from these valid actions: activate OBJ, close OBJ, ...,
     check valid actions"), and an action valid when it is exactly one of the simulator's action-object
-    combinations (``admissible_actions()``) in the state it was given in; the FIX list is in the module
-    docstring (``agentboard_fixes=False`` restores AgentBoard's bugs). A refused action ("The door is already
-    open.") that names a listed combination is valid, as in AgentBoard.
+    combinations (``admissible_actions()``) in the state it was given in, or the simulator carried it out; the
+    FIX list is in the module docstring (``agentboard_fixes=False`` restores AgentBoard's bugs). A listed action
+    the simulator refuses is valid, as in AgentBoard. The simulator is called exactly as AgentBoard's harness
+    calls it (each step also fetches the look, inventory, task and two combination listings, about 0.1 s more
+    than the clear format), because it renames ambiguous objects in every listing.
 
     ``text_format="clear"``: an action counts as valid when ScienceWorld carried it out in the state it was given
     in: text that is not a ScienceWorld command is rejected before it reaches the simulator with format help;
