@@ -113,7 +113,8 @@ def _episodes(ids):
 def _question_pending(rows: list[dict], index: int) -> bool:
     """FIX questions: AgentBoard's step ``index`` or an earlier one was sent while the simulator waited for a
     number (with the fix the command is carried out there, so the worlds part)."""
-    return any(row["key"].get("observation", "").startswith("Ambiguous request") for row in rows[1:index])
+    return any(row["key"].get(field, "").startswith("Ambiguous request") for row in rows[1:index]
+               for field in ("observation", "installed_observation"))
 
 
 def test_reference_covers_every_shipped_instance():
@@ -154,7 +155,7 @@ def _check_with_fixes(envs, ids) -> dict:
             before = step.get("installed_valid_before", step["valid_before"])
             # FIX validity: a combination listed in the state before, or an action the simulator carried out
             assert info["valid"] == before or (info["valid"] and info["invalid_reason"] is None), (episode, index)
-            if step["observation"].startswith("No known action"):
+            if not before and step.get("installed_observation", step["observation"]).startswith("No known action"):
                 assert not info["valid"], (episode["task_id"], index)
             score = step.get("installed_score", step["score"])
             if score is not None and score < 0:  # FIX ending: a failed task ends here, in the simulator's words
@@ -174,8 +175,9 @@ def test_sample_without_fixes_is_agentboards_bug_for_bug(envs):
 
 def test_sample_with_fixes_differs_only_by_fixes_and_the_engine(envs):
     total = _check_with_fixes(envs, SAMPLE)
-    for field in ("observation", "combinations"):
-        assert _share(total, field, engine=True) >= 0.95, total
+    assert total["fix_questions"] and total["fix_ending"], total  # the sample shows both (picked for that)
+    for field in ("observation", "combinations"):  # two of five sampled episodes part at a question
+        assert _share(total, field, engine=True) >= 0.85, total
 
 
 @pytest.mark.slow
