@@ -5,17 +5,21 @@ Runs AgentBoard's ``environment/scienceworld_env.py`` UNMODIFIED, taken from a s
 in a separate virtual environment with the scienceworld release AgentBoard ran on, and drives it the way
 AgentBoard's ``tasks/scienceworld.py`` does (load with its simplification string, reset, initial observation =
 reset text + "\\n" + inventory, ``step`` per action, validity = the action is in ``get_action_space(abstract=False)``
-after the step). On each shipped instance it takes seeded random admissible actions plus a share of invalid ones
-and the help action, and writes the trajectories (actions, observations, AgentBoard's validity, the concrete
-action sets and the help answer) to ``tests/reference/scienceworld_agentboard.json``, which
-``tests/test_scienceworld_words.py`` replays on ``AgentBoard/ScienceWorld-v0``.
+after the step; the first observation and action set come from the one ``reset()`` call). On each shipped
+instance it takes up to 10 seeded random admissible actions, with a share of unknown ones and of the help action,
+and writes the trajectories (actions, observations, AgentBoard's validity after the step and the validity of the
+state before, the simulator's score, and fingerprints of the action sets: by name, ``digest``, and by template and
+object ids, ``combination_digest``) to ``tests/reference/scienceworld_agentboard.json``, which
+``tests/test_scienceworld_words.py`` replays on ``AgentBoard/ScienceWorld-v0``. The ids are read by watching the
+listing AgentBoard asks for (the engine object's method is wrapped, AgentBoard's code is not touched): the
+simulator renames ambiguous objects at every listing, so names alone differ between calls.
 
 AgentBoard's requirements.txt does not pin scienceworld; 1.1.3 (2023-01-19) was the newest release from before
 AgentBoard's first release (2024-01) to its last commit (2024-04); 1.2.x came in 2024-07. So the reference venv
 has scienceworld 1.1.3. Our package runs the installed one (1.2.3 here); ``--replay`` with the main venv's python
 plays the same actions on it and ``--merge`` stores, beside each observation and action set, the installed
-engine's where it differs (``installed_observation``, ``installed_actions``), so that the test can tell which
-differences the engine version makes.
+engine's where it differs (``installed_observation``, ``installed_actions``, ...), so that the test can tell
+which differences the engine version makes.
 
 Usage (two stages; the second runs inside the reference venv)::
 
@@ -29,8 +33,9 @@ Usage (two stages; the second runs inside the reference venv)::
 ``--setup`` (run with the package's python) creates ``/tmp/agentboard-scienceworld-venv`` (scienceworld 1.1.3,
 jsonlines) and ``/tmp/agentboard-scienceworld-installed-venv`` (the installed scienceworld release, jsonlines) and
 writes AgentBoard's two needed files from a git mirror (``--git-dir``) to ``/tmp/agentboard-scienceworld-src``.
-Nothing of AgentBoard's code is copied into this repository. Both stages need Java. The JVM runs with the options our engine uses (``JVM_OPTIONS``: identity hashes pinned),
-without which the simulator's hashed collections, and so its object order, differ from one JVM to the next.
+Nothing of AgentBoard's code is copied into this repository. Both stages need Java; recording takes about 2
+minutes per engine on a quiet 2-core machine (8-10 minutes under load). The JVM runs with the options our engine
+uses (``JVM_OPTIONS``: identity hashes pinned), without which the simulator's hashed collections, and so its object order, differ from one JVM to the next.
 The electrical tasks (power-component, conductivity) cannot load with AgentBoard's ``noElectricalAction`` (both
 releases raise ValueError), so they are loaded without it, as our env does; ``load_error`` records the refusal.
 """

@@ -21,10 +21,16 @@ AgentBoard's own env with it):
 - Not AgentBoard's: inputs the core answers before the family sees them (empty, huge, non-text, spellings of the
   help action such as "help" or "Check Valid Actions."; an "Action:" marker and a final period are removed), the
   footer the core adds to the first observation (goal, action format, step budget), and progress and success
-  (this package's ordered subgoals and the simulator's success, not AgentBoard's label regexes). Text that is not
-  a ScienceWorld command gets the simulator's "No known action matches that input." without reaching it.
-- Engine: AgentBoard ran scienceworld 1.1.3 (its requirements do not pin it; 1.2 came later); this package runs
-  the installed release (1.2.x), whose simulator words a few things differently (see the words test).
+  (this package's ordered subgoals and the simulator's success, not AgentBoard's label regexes). Text over 300
+  characters or with characters no command uses gets the simulator's "No known action matches that input."
+  without reaching it (the simulator would answer the same and let no time pass).
+- Engine: AgentBoard ran scienceworld 1.1.3 (its requirements do not pin it; 1.1.3 was the newest release until
+  1.2.1 in July 2024); this package runs the installed release (1.2.3), and the worlds differ: in 1.1.3 the
+  ``openContainers`` simplification leaves containers closed (cupboards, bee hives, blast furnaces), so room
+  descriptions and action lists differ, 1.1.3 lists combinations with objects in closed containers that it then
+  answers with "No known action matches that input.", and answers "look at door" with "ERROR: SHOULD USE
+  OVERRIDE FOR PORTAL.". AgentBoard's electrical tasks cannot load with its ``noElectricalAction`` in either
+  release (ValueError); they run without it, as in the clear format.
 """
 
 from __future__ import annotations
