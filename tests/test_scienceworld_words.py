@@ -27,10 +27,9 @@ pytestmark = pytest.mark.skipif(find_java() is None, reason="ScienceWorld needs 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "scienceworld_agentboard.json"
 DATA = json.loads(REFERENCE.read_text())
 EPISODES = DATA["episodes"]
-SAMPLE = ("scienceworld-boil-var21", "scienceworld-chemistry-mix-paint-tertiary-color-var27",
-          "scienceworld-power-component-var15", "scienceworld-find-plant-var226",
-          "scienceworld-find-non-living-thing-var225")
-"""Default-run sample: ambiguous requests (tertiary color, non-living thing), an electrical task (loaded without
+SAMPLE = ("scienceworld-chemistry-mix-paint-tertiary-color-var27", "scienceworld-power-component-var15",
+          "scienceworld-find-plant-var226")
+"""Default-run sample: an ambiguous request (tertiary color), an electrical task (loaded without
 noElectricalAction), a failure by a focus on a wrong object (find-plant)."""
 
 
@@ -176,8 +175,8 @@ def test_sample_without_fixes_is_agentboards_bug_for_bug(envs):
 def test_sample_with_fixes_differs_only_by_fixes_and_the_engine(envs):
     total = _check_with_fixes(envs, SAMPLE)
     assert total["fix_questions"] and total["fix_ending"], total  # the sample shows both (picked for that)
-    for field in ("observation", "combinations"):  # two of five sampled episodes part at a question
-        assert _share(total, field, engine=True) >= 0.85, total
+    for field in ("observation", "combinations"):  # one of three sampled episodes parts at a question
+        assert _share(total, field, engine=True) >= 0.8, total
 
 
 @pytest.mark.slow
