@@ -1,4 +1,7 @@
-"""ScienceWorld env against the real simulator. Every env here starts a JVM (~1.5 s), so the module shares one."""
+"""ScienceWorld env against the real simulator. Every env here starts a JVM (~1.5 s), so the module shares one.
+
+The shared env speaks this package's own text (``text_format="clear"``); AgentBoard's text (the default) is tested
+in tests/test_scienceworld_words.py."""
 
 import logging
 import os
@@ -41,7 +44,7 @@ ALL_TASK_IDS = [task_id_for(inst["task_name"], inst["variation"]) for inst in lo
 
 @pytest.fixture(scope="module")
 def env():
-    made = gym.make(ENV_ID)
+    made = gym.make(ENV_ID, text_format="clear")  # this module tests the package's own text and validity
     yield made
     made.close()
 
@@ -112,7 +115,7 @@ def test_a_reused_jvm_plays_an_episode_exactly_as_a_fresh_one(env):
     other = next(t for t in ALL_TASK_IDS if t.startswith("scienceworld-find-animal-"))
     _random_trace(env, other, seed=1)
     reused = _random_trace(env, wandering, seed=7)
-    fresh_env = gym.make(ENV_ID)
+    fresh_env = gym.make(ENV_ID, text_format="clear")
     try:
         fresh = _random_trace(fresh_env, wandering, seed=7)
     finally:
@@ -352,7 +355,7 @@ def test_a_jvm_restart_between_episodes_leaves_trajectories_unchanged(env, kwarg
     _random_trace(env, other, seed=1)
     reused = _random_trace(env, wandering, seed=7)
     assert env.unwrapped.jvm_restarts == 0
-    recycling = gym.make(ENV_ID, **kwargs)
+    recycling = gym.make(ENV_ID, text_format="clear", **kwargs)
     try:
         _random_trace(recycling, other, seed=1)
         first_pid = recycling.unwrapped.jvm_pid

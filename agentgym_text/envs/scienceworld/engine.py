@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import glob
 import importlib.util
+import json
 import logging
 import os
 import shutil
@@ -271,9 +272,51 @@ class ScienceWorldEngine:
     def task_description(self) -> str:
         return str(self._sim.server.freeActionTaskDesc())
 
+    # ---- AgentBoard's call sequence ------------------------------------------------------------------
+    # The simulator renames ambiguous objects in its action-object combinations at EVERY listing ("paint in wood
+    # cup", then "red paint in wood cup", ...), so the names AgentBoard saw depend on how many listings came
+    # before. These methods make exactly the calls scienceworld's Python API and AgentBoard's harness make.
+
+    def reset_as_agentboard(self) -> tuple[str, list[str]]:
+        """``ScienceWorldEnv.reset()`` + inventory, as AgentBoard starts an episode; also the listing the reset
+        made (the combinations of the first state)."""
+        self.episodes += 1
+        self._sim.server.reset()
+        result, listing = self.step_as_agentboard("look around")
+        return result.observation + "\n" + self.inventory(), self._join(listing)
+
+    def step_as_agentboard(self, command: str) -> tuple[StepResult, Any]:
+        """``ScienceWorldEnv.step``: the step, then the look, inventory, task and combination listing it fetches
+        (the listing is returned as a Java list, unread: reading it element by element costs 0.5 s)."""
+        server = self._sim.server
+        observation = str(server.step(command))
+        result = StepResult(observation, float(server.getScore()), bool(server.getCompleted()))
+        server.getNumMoves()
+        server.freeActionLook()
+        server.freeActionInventory()
+        server.freeActionTaskDesc()
+        return result, server.getValidActionObjectCombinations()
+
+    def grounding_combinations(self) -> list[dict]:
+        """AgentBoard's validity listing (``getValidActionObjectCombinationsWithTemplates``): action, template_id,
+        obj_ids for each combination, in the simulator's order."""
+        return list(json.loads(str(self._sim.server.getValidActionObjectCombinationsJSON()))["validActions"])
+
+    def _join(self, java_list: Any) -> list[str]:
+        text = str(self._sim._gateway.jvm.java.lang.String.join("\n", java_list))
+        return text.split("\n") if text else []
+
+    def possible_actions(self) -> list[str]:
+        """The simulator's abstract action templates for the loaded task ("open OBJ", "go OBJ", ..., in its order)."""
+        return [str(action) for action in self._sim.server.getPossibleActions()]
+
     def valid_actions(self) -> list[str]:
-        """Every valid action-object combination in the current state, sorted and without duplicates."""
-        return sorted(set(self._sim.get_valid_action_object_combinations()))
+        """Every valid action-object combination in the current state, sorted and without duplicates.
+
+        Read as one JSON string: py4j fetches a Java list element by element (about 0.5 s for a kitchen's 1,300).
+        """
+        payload = json.loads(str(self._sim.server.getValidActionObjectCombinationsJSON()))
+        return sorted({str(entry["action"]) for entry in payload["validActions"]})
 
     def gold_actions(self) -> list[str]:
         """The simulator's gold action sequence for the loaded variation (needs ``load(..., gold_path=True)``)."""

@@ -1,4 +1,37 @@
-"""``AgentBoard/ScienceWorld-v0``: ScienceWorld with AgentBoard's rewritten goals and evenly weighted subgoals."""
+"""``AgentBoard/ScienceWorld-v0``: ScienceWorld with AgentBoard's rewritten goals and evenly weighted subgoals.
+
+By default the env speaks as AgentBoard's ScienceWorld env (``text_format="agentboard"``, see ``ScienceWorldTextEnv``
+and ``agentboard_text.py``); ``text_format="clear"`` keeps this package's own framing (screened commands, refusal
+hints, a concrete action list with command help). Where AgentBoard's behaviour is a bug, agentboard mode fixes it
+and keeps the wording (``agentboard_fixes=False`` restores the bugs; tests/test_scienceworld_words.py replays
+AgentBoard's own env with it):
+
+- FIX validity: AgentBoard checks whether the action is one of the simulator's action-object combinations AFTER
+  the step, in the state the action produced (so "pick up X" that worked is often "invalid", and an action that
+  only became possible is "valid"); here the combinations of the state the action was given in. And the
+  simulator carries out more than its listed combinations (aliases and qualified names: "examine lead", "use
+  thermometer in inventory on lead", half its own gold actions), which AgentBoard counts as invalid; here an
+  action the simulator carried out (not "No known action ...", not a refusal, not a question) is valid too.
+- FIX ending: AgentBoard ignores the simulator's failure (a focus on a wrong object sets the score to -100) and
+  plays on in a failed task; here the episode ends there (the observation is the simulator's text unchanged).
+- FIX questions: a command sent while the simulator waits for the number of an "Ambiguous request" is taken by
+  the simulator as a wrong answer ("Unknown action. Type 'help' ..."), uses up a time step and is lost; here the
+  question is cancelled first (as the simulator's "or blank to cancel" allows) and the command is carried out,
+  and a number that answers the question is a valid action.
+- Not AgentBoard's: inputs the core answers before the family sees them (empty, huge, non-text, spellings of the
+  help action such as "help" or "Check Valid Actions."; an "Action:" marker and a final period are removed), the
+  footer the core adds to the first observation (goal, action format, step budget), and progress and success
+  (this package's ordered subgoals and the simulator's success, not AgentBoard's label regexes). Text over 300
+  characters or with characters no command uses gets the simulator's "No known action matches that input."
+  without reaching it (the simulator would answer the same and let no time pass).
+- Engine: AgentBoard ran scienceworld 1.1.3 (its requirements do not pin it; 1.1.3 was the newest release until
+  1.2.1 in July 2024); this package runs the installed release (1.2.3), and the worlds differ: in 1.1.3 the
+  ``openContainers`` simplification leaves containers closed (cupboards, bee hives, blast furnaces), so room
+  descriptions and action lists differ, 1.1.3 lists combinations with objects in closed containers that it then
+  answers with "No known action matches that input.", and answers "look at door" with "ERROR: SHOULD USE
+  OVERRIDE FOR PORTAL.". AgentBoard's electrical tasks cannot load with its ``noElectricalAction`` in either
+  release (ValueError); they run without it, as in the clear format.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +42,22 @@ from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.envs.scienceworld.actions import ACTION_EXAMPLE, ACTION_FORMAT, COMMAND_HELP, refusal_kind
+from agentgym_text.envs.scienceworld.actions import (
+    ACTION_EXAMPLE,
+    ACTION_FORMAT,
+    COMMAND_HELP,
+    normalise,
+    refusal_kind,
+)
+from agentgym_text.envs.scienceworld.agentboard_text import AGENTBOARD_ACTION_FORMAT, NO_MATCH, help_answer, screen
 from agentgym_text.envs.scienceworld.engine import ScienceWorldEngine, require_package
 from agentgym_text.envs.scienceworld.expert import GoldPathExpert
 from agentgym_text.envs.scienceworld.session import CommandSession
 from agentgym_text.envs.scienceworld.tasks import instance_to_task, make_tasks, subgoal_tracker
 
-__all__ = ["ScienceWorldTextEnv", "DEFAULT_JVM_RESTART_EVERY", "DEFAULT_JVM_MAX_RSS_MIB"]
+__all__ = ["ScienceWorldTextEnv", "DEFAULT_JVM_RESTART_EVERY", "DEFAULT_JVM_MAX_RSS_MIB", "TEXT_FORMATS"]
+
+TEXT_FORMATS = ("agentboard", "clear")
 
 logger = logging.getLogger(__name__)
 
@@ -42,18 +84,29 @@ class ScienceWorldTextEnv(TextEnv):
     ``jvm_restart_every`` episodes or when its resident memory exceeds ``jvm_max_rss_mib`` (None turns either
     off); ``fresh_jvm_per_episode=True`` restarts it at every reset (about 1.8 s each).
 
-    An action counts as valid when ScienceWorld carried it out in the state it was given in: text that is not
-    a ScienceWorld command is rejected before it reaches the simulator; objects the simulator cannot match
-    ("No known action matches that input.") and actions it refuses ("The door is already open.") are invalid.
-    An "Ambiguous request" question is valid; the next action may then be one of the listed numbers.
+    ``text_format="agentboard"`` (the default) speaks as AgentBoard's ScienceWorld env: the simulator's text
+    verbatim (first observation: the room plus the inventory), ``check valid actions`` answered with the
+    simulator's action templates ("Choose an action from these valid actions: activate OBJ, close OBJ, ...,
+    check valid actions"), and an action valid when it is exactly one of the simulator's action-object
+    combinations (``admissible_actions()``) in the state it was given in, or the simulator carried it out; the
+    FIX list is in the module docstring (``agentboard_fixes=False`` restores AgentBoard's bugs). A listed action
+    the simulator refuses is valid, as in AgentBoard. The simulator is called exactly as AgentBoard's harness
+    calls it (each step also fetches the look, inventory, task and two combination listings, about 0.1 s more
+    than the clear format), because it renames ambiguous objects in every listing.
+
+    ``text_format="clear"``: an action counts as valid when ScienceWorld carried it out in the state it was given
+    in: text that is not a ScienceWorld command is rejected before it reaches the simulator with format help;
+    objects the simulator cannot match ("No known action matches that input.") and actions it refuses ("The door
+    is already open.") are invalid, with a hint. An "Ambiguous request" question is valid; the next action may
+    then be one of the listed numbers.
 
     The expert (``expert.py``) follows the gold path from the current state: it undoes what the agent did off
     the path where that can be undone and re-aligns with the path; it returns None, with the reason logged, where
     it cannot recover.
 
     >>> env = ScienceWorldTextEnv(task_name="boil")  # no JVM yet: it starts at the first reset
-    >>> len(env.task_ids), env.jvm_pid, env.jvm_restart_every
-    (3, None, 100)
+    >>> len(env.task_ids), env.jvm_pid, env.jvm_restart_every, env.text_format
+    (3, None, 100, 'agentboard')
     """
 
     cheap_admissible_actions = False
@@ -67,9 +120,13 @@ class ScienceWorldTextEnv(TextEnv):
         fresh_jvm_per_episode: bool = False,
         jvm_restart_every: int | None = DEFAULT_JVM_RESTART_EVERY,
         jvm_max_rss_mib: float | None = DEFAULT_JVM_MAX_RSS_MIB,
+        text_format: str = "agentboard",
+        agentboard_fixes: bool = True,
         **kwargs: Any,
     ):
         require_package()
+        if text_format not in TEXT_FORMATS:
+            raise ValueError(f"text_format must be one of {TEXT_FORMATS}, not {text_format!r}")
         if jvm_restart_every is not None and int(jvm_restart_every) < 1:
             raise ValueError(f"jvm_restart_every must be at least 1 (or None), not {jvm_restart_every!r}")
         super().__init__(make_tasks(task_name, variation), **kwargs)
@@ -78,8 +135,14 @@ class ScienceWorldTextEnv(TextEnv):
         self.jvm_max_rss_mib = jvm_max_rss_mib
         self.jvm_restarts = 0
         """JVM replacements so far (not counting the first start)."""
+        self.text_format = text_format
+        self.agentboard_fixes = bool(agentboard_fixes)
+        self._agentboard = text_format == "agentboard"
+        if self._agentboard:
+            self.action_format = AGENTBOARD_ACTION_FORMAT
         self._engine = ScienceWorldEngine()
-        self._session = CommandSession(self._engine)
+        self._session = CommandSession(self._engine, cancel_questions=not self._agentboard or self.agentboard_fixes)
+        self._combinations: list[dict] = []
         self._derived: dict[str, TaskSpec] = {}
         self._tracker: SubgoalTracker = subgoal_tracker([])
         self._last_observation = ""
@@ -93,15 +156,21 @@ class ScienceWorldTextEnv(TextEnv):
         params = task.params
         self._recycle_jvm()
         self._engine.load(params["task_name"], params["variation"], params["simplifications"])
-        observation = self._session.reset()
+        self._combinations = []
+        if self._agentboard:
+            observation, listing = self._session.reset_agentboard()
+        else:
+            observation = self._session.reset()
         self._tracker = subgoal_tracker(params["subgoals"])
         self._last_observation = observation
         self._won = False
         self._expert = GoldPathExpert(params["gold_actions"], observation)
-        self._valid_cache = None
+        self._valid_cache = sorted(set(listing)) if self._agentboard else None
         return Start(observation=observation, goal=task.goal, difficulty=task.difficulty, task=task)
 
     def _act(self, action: str) -> Outcome:
+        if self._agentboard:
+            return self._act_agentboard(action)
         pending = self._session.choice_count
         parsed, result = self._session.send(action)
         if result is None:
@@ -125,6 +194,38 @@ class ScienceWorldTextEnv(TextEnv):
             )
         return Outcome(result.observation)
 
+    def _act_agentboard(self, action: str) -> Outcome:
+        """AgentBoard's step: the simulator's answer verbatim; valid = a listed combination (see the FIX list)."""
+        fixes = self.agentboard_fixes
+        pending = self._session.choice_count
+        answers = bool(pending) and action.isdigit() and int(action) < pending
+        if not pending or fixes and not answers:
+            reason = screen(action)
+            if reason is not None:
+                return Outcome.invalid(NO_MATCH, reason)
+        before = set(self._valid_cache or ())
+        result = self._session.send_agentboard(action)  # FIX questions: cancels a pending one first (fixes)
+        self._list_combinations()  # AgentBoard's validity listing, after the step
+        self._last_observation = result.observation
+        self._won = result.success
+        kind = refusal_kind(result.observation)
+        self._expert.observe(normalise(action), result.observation, kind, pending)
+        # FIX validity: the combinations of the state before the action, and what the simulator carried out
+        carried_out = kind is None and not self._session.choice_count
+        valid = (fixes and (answers or carried_out)) or action in (before if fixes else set(self._valid_cache))
+        if result.success:
+            return Outcome(result.observation, terminated=True, success=True)
+        if fixes and (result.completed or result.failed):
+            return Outcome(result.observation, terminated=True, finish_reason=FinishReason.FAILURE.value)
+        if not valid:
+            return Outcome.invalid(result.observation, kind or InvalidReason.UNKNOWN_OBJECT, changed=True)
+        return Outcome(result.observation)
+
+    def _list_combinations(self) -> None:
+        """List the action-object combinations as AgentBoard's harness does after every step (names rotate)."""
+        self._combinations = self._engine.grounding_combinations()
+        self._valid_cache = sorted({str(entry["action"]) for entry in self._combinations})
+
     def _progress(self) -> Progress:
         # Updating with the same observation again changes nothing, so this can be read any number of times.
         reading = self._tracker.update(self._last_observation, self._won)
@@ -135,13 +236,17 @@ class ScienceWorldTextEnv(TextEnv):
         return reading
 
     def _admissible_actions(self) -> list[str]:
-        if self._session.choice_count:
+        if self._session.choice_count and not self._agentboard:
             return [str(i) for i in range(self._session.choice_count)]
         if self._valid_cache is None:
             self._valid_cache = self._engine.valid_actions()
         return list(self._valid_cache)
 
     def _help_text(self) -> str:
+        if self._agentboard:
+            answer = help_answer(self._engine.possible_actions())
+            self._list_combinations()  # AgentBoard's harness lists them after the help action too
+            return answer
         if self._session.choice_count:
             return f"Answer the question above with a number from 0 to {self._session.choice_count - 1}."
         return "Choose an action from these valid actions: " + ", ".join(self._admissible_actions()) + (

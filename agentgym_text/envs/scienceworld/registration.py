@@ -11,7 +11,7 @@ register_env(
     task_count=TASK_COUNT,
     requires="scienceworld",
     description="All 30 of ScienceWorld's science tasks (3 variations each) with AgentBoard's pinned goals and "
-    "evenly weighted subgoals; needs Java.",
+    "evenly weighted subgoals, in AgentBoard's words (text_format='clear' for this package's own); needs Java.",
     subskill_weights={"Memory": 2, "Planning": 2, "World Modeling": 3, "Self-Reflection": 2, "Grounding": 3, "Spatial Navigation": 1},
     subskill_source="AgentBoard Table 7",
 )
