@@ -1,6 +1,6 @@
 """ScienceWorld throughput and footprint: text env vs raw ``scienceworld``, JVM start time, RSS per instance.
 
-Run: ``python benchmarks/scienceworld.py [--repeats 3] [--task-index 0]``; ``--memory-episodes 300`` measures the
+Run: ``python benchmarks/scienceworld.py [--repeats 3] [--task-index 0] [--text-format agentboard|clear]``; ``--memory-episodes 300`` measures the
 JVM's RSS along 300 episodes instead, with the env's default JVM recycling (``--jvm-restart-every`` /
 ``--jvm-max-rss-mib`` change it, 0 turns it off); ``--takeover 5`` plays 5 random admissible actions on every
 shipped task and then lets the expert finish.
@@ -115,6 +115,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--task-index", type=int, default=0)
+    parser.add_argument("--text-format", choices=("agentboard", "clear"), default="agentboard",
+                        help="the env's text: AgentBoard's (its simulator calls every step) or this package's")
     parser.add_argument("--memory-episodes", type=int, default=0, help="only measure RSS along this many episodes")
     parser.add_argument("--jvm-restart-every", type=_optional, default="default",
                         help="episodes per JVM in the memory mode (0: never restart; default: the env's default)")
@@ -135,7 +137,7 @@ def main() -> None:
     gold = instance["gold_actions"]
     options = {"task_index": args.task_index}
     print(f"task {instance['task_name']} variation {instance['variation']}: {len(gold)} gold actions x "
-          f"{args.repeats} repeats (+1 warm-up), the step loops interleaved")
+          f"{args.repeats} repeats (+1 warm-up), the step loops interleaved; text_format={args.text_format}")
 
     from scienceworld import ScienceWorldEnv
 
@@ -145,7 +147,7 @@ def main() -> None:
     bare.load(instance["task_name"], instance["variation"], instance["simplifications"], generateGoldPath=False)
 
     python_rss_before = _rss_mib(os.getpid())
-    env = gym.make("AgentBoard/ScienceWorld-v0")
+    env = gym.make("AgentBoard/ScienceWorld-v0", text_format=args.text_format)
     first_reset = _timed(lambda: env.reset(options=options))
     sim = env.unwrapped._engine._sim  # the raw scienceworld.ScienceWorldEnv inside our engine
 
