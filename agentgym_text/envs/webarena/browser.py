@@ -1,0 +1,440 @@
+"""Headless Chromium through Playwright, fenced to the served sites, read through the accessibility tree.
+
+Why our own small CDP layer and not ``browsergym-core``: browsergym marks every DOM element with a ``bid``
+attribute by injected JavaScript and flattens its own AXTree with those bids; its observation and its action set
+(``click('a12')``, Python-like calls) are BrowserGym's, not WebArena's. WebArena's format is simpler: the CDP
+``Accessibility.getFullAXTree`` of the page, pruned to the viewport, printed as ``[id] role 'name' props``, and
+actions that address those ids. That is a few CDP calls (this module) plus the printing (``render.py``);
+depending on browsergym would add its dependency tree (numpy, PIL, pyparsing, lxml...) and an extra translation
+between two id schemes for no gain. So: Playwright (PyPI) for the browser, CDP for the tree, nothing else.
+
+Ids: WebArena prints CDP's accessibility node ids, which Chromium hands out per renderer process in request
+order — not the same across runs or processes. We number the accessibility nodes of the current document in
+tree order (1, 2, ...), so the same page always reads the same and an id stays valid until the page changes.
+
+The fence: every request of the context goes through a route that aborts any URL that is not http(s) on one
+of the sites' origins (links, redirects, form posts, ``window.open`` popups, sub-resources); a tab that still
+ends up elsewhere (``data:``, ``file:``) is sent back. ``goto`` is checked before the browser sees it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from agentgym_text.core.registry import MissingDependency
+
+__all__ = ["Browser", "Session", "AXNode", "PageState", "find_chromium", "origin_of", "VIEWPORT"]
+
+VIEWPORT = {"width": 1280, "height": 720}
+"""AgentBoard's window size."""
+IN_VIEWPORT_RATIO = 0.6
+"""WebArena keeps a node when at least this share of its box lies inside the viewport."""
+_SETTLE_TIMEOUT_S = 8.0
+_NAVIGATION_WATCH = """
+window.__agNav = false;
+addEventListener('beforeunload', () => { window.__agNav = true; });
+addEventListener('submit', () => { window.__agNav = true; }, true);
+addEventListener('click', (event) => {
+  const link = event.target && event.target.closest ? event.target.closest('a[href]') : null;
+  if (!link) return;
+  const href = link.getAttribute('href') || '';
+  if (href.startsWith('#') || href.startsWith('javascript:') || (link.target && link.target !== '_self')) return;
+  window.__agNav = true;
+}, true);
+"""
+# Input that starts a navigation (a link, a form, Enter in a form) marks the document; settle() then waits for its
+# replacement. Watching requests alone is racy: the request event arrives tens of ms after the key press.
+
+
+def find_chromium(executable: str | None = None) -> str:
+    """The Chromium binary to launch (``executable`` or ``chromium`` on PATH), or a MissingDependency naming it."""
+    path = executable or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        raise MissingDependency(
+            "AgentBoard/WebArena-v0 needs Debian's Chromium (`make system` or `sudo apt-get install chromium`); "
+            "Playwright's own browser download is not used. Or pass chromium_path=... to gym.make."
+        )
+    return path
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host:port`` of an http(s) URL in lower case, '' for anything else."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return ""
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return ""
+    port = port or (443 if parts.scheme == "https" else 80)
+    return f"{parts.scheme}://{parts.hostname.lower()}:{port}"
+
+
+@dataclass
+class AXNode:
+    """One accessibility node kept for the observation (already pruned to the viewport)."""
+
+    role: str
+    name: str
+    properties: list[tuple[str, str]]
+    backend_id: int | None
+    depth: int
+    element_id: int = 0
+
+
+@dataclass
+class PageState:
+    """What one observation shows: the tabs, the active tab's URL and its accessibility nodes."""
+
+    url: str
+    tabs: list[str]
+    active: int
+    nodes: list[AXNode] = field(default_factory=list)
+
+
+class Browser:
+    """One headless Chromium process (started lazily by the first ``new_session``)."""
+
+    def __init__(self, executable: str | None = None, headless: bool = True):
+        self.executable = find_chromium(executable)
+        self.headless = headless
+        self._playwright = None
+        self._browser = None
+
+    def _ensure(self):
+        if self._browser is None:
+            try:
+                from playwright.sync_api import sync_playwright
+            except ModuleNotFoundError as error:
+                raise MissingDependency(
+                    "AgentBoard/WebArena-v0 needs the 'webarena' extra: pip install 'agentgym-text[webarena]'"
+                ) from error
+            self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(
+                executable_path=self.executable, headless=self.headless,
+                args=["--no-first-run", "--disable-extensions", "--disable-background-networking"],
+            )
+        return self._browser
+
+    def new_session(self, origins: list[str]) -> "Session":
+        """A fresh browser context (no cookies, no history) allowed to reach only ``origins``."""
+        return Session(self._ensure(), origins)
+
+    @property
+    def pid(self) -> int | None:
+        """Chromium's process id once started (for memory figures)."""
+        process = getattr(getattr(self._browser, "_impl_obj", None), "_browser_process", None)
+        return getattr(process, "pid", None)
+
+    def close(self) -> None:
+        if self._browser is not None:
+            try:
+                self._browser.close()
+            finally:
+                self._browser = None
+                self._playwright.stop()
+                self._playwright = None
+
+
+class Session:
+    """One episode's browser context: its tabs, the fence around the sites, and CDP reads and inputs."""
+
+    def __init__(self, browser, origins: list[str]):
+        self.origins = {origin_of(url) for url in origins} - {""}
+        self.context = browser.new_context(viewport=VIEWPORT, java_script_enabled=True, service_workers="block")
+        self.context.add_init_script(_NAVIGATION_WATCH)
+        self.context.route("**/*", self._fence)
+        self.pages: list = []
+        self.active = 0
+        self.blocked: list[str] = []
+        self._pending_navigations = 0
+        self._failed_navigations = 0
+        self._adopting = True
+        self.context.on("page", self._adopt)
+        self.context.on("request", self._on_request)
+        self.context.on("requestfinished", self._on_request_done)
+        self.context.on("requestfailed", self._on_request_done)
+        self.new_tab()
+
+    # ---- fence -----------------------------------------------------------------------------------
+    def allowed(self, url: str) -> bool:
+        return origin_of(url) in self.origins
+
+    def _fence(self, route) -> None:
+        url = route.request.url
+        if self.allowed(url):
+            route.continue_()
+        elif route.request.is_navigation_request():
+            # A 204 answer to a navigation leaves the tab where it is (no error page, no history entry).
+            self.blocked.append(url)
+            self._failed_navigations += 1
+            route.fulfill(status=204, body="")
+        else:
+            self.blocked.append(url)
+            route.abort("blockedbyclient")
+
+    def _on_request(self, request) -> None:
+        if request.is_navigation_request():
+            self._pending_navigations += 1
+
+    def _on_request_done(self, request) -> None:
+        if request.is_navigation_request():
+            self._pending_navigations = max(0, self._pending_navigations - 1)
+            if request.failure is not None:
+                self._failed_navigations += 1
+
+    def _adopt(self, page) -> None:
+        if self._adopting and page not in self.pages:
+            self.pages.append(page)
+            self.active = len(self.pages) - 1
+
+    # ---- tabs --------------------------------------------------------------------------------------
+    @property
+    def page(self):
+        return self.pages[self.active]
+
+    def new_tab(self) -> None:
+        page = self.context.new_page()
+        self._adopt(page)
+
+    def focus_tab(self, index: int) -> None:
+        self.active = index
+        self.page.bring_to_front()
+
+    def close_tab(self) -> None:
+        page = self.pages.pop(self.active)
+        page.close()
+        if not self.pages:
+            self.new_tab()
+        self.active = min(self.active, len(self.pages) - 1)
+        self.page.bring_to_front()
+
+    # ---- navigation ----------------------------------------------------------------------------------
+    def goto(self, url: str) -> None:
+        try:
+            self.page.goto(url, wait_until="load", timeout=_SETTLE_TIMEOUT_S * 1000)
+        except Exception:  # a blocked or failed load leaves the tab where Chromium put it; settle() fixes it
+            pass
+        self.settle()
+
+    def go_back(self) -> None:
+        self.page.go_back(wait_until="load")
+        self.settle()
+
+    def go_forward(self) -> None:
+        self.page.go_forward(wait_until="load")
+        self.settle()
+
+    def settle(self) -> None:
+        """Wait until navigations have finished and the document is loaded; pull a stray tab back inside."""
+        deadline = time.monotonic() + _SETTLE_TIMEOUT_S
+        failed = self._failed_navigations
+        while time.monotonic() < deadline:
+            page = self.page
+            try:
+                if self._failed_navigations != failed:  # the fence refused it: nothing more will come
+                    failed = self._failed_navigations
+                    page.evaluate("window.__agNav = false")
+                navigating, ready = page.evaluate("[window.__agNav === true, document.readyState]")
+            except Exception:  # the document is being replaced
+                navigating, ready = True, "loading"
+            if not navigating and ready == "complete" and self._pending_navigations == 0:
+                break
+            page.wait_for_timeout(10)
+        for page in list(self.pages):
+            url = page.url
+            if url != "about:blank" and not self.allowed(url):
+                self.blocked.append(url)
+                try:
+                    page.go_back(wait_until="load")
+                except Exception:
+                    pass
+                if not self.allowed(page.url):
+                    page.goto("about:blank")
+
+    # ---- reading -------------------------------------------------------------------------------------
+    def state(self) -> PageState:
+        titles = []
+        for page in self.pages:
+            try:
+                titles.append(page.title())
+            except Exception:
+                titles.append("")
+        return PageState(url=self.page.url, tabs=titles, active=self.active, nodes=self._ax_nodes())
+
+    def _cdp(self):
+        return self.context.new_cdp_session(self.page)
+
+    def _ax_nodes(self) -> list[AXNode]:
+        cdp = self._cdp()
+        try:
+            tree = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
+            boxes = self._layout_boxes(cdp)
+        finally:
+            cdp.detach()
+        by_id: dict[str, dict] = {}
+        for node in tree:
+            by_id.setdefault(node["nodeId"], node)
+        if not by_id:
+            return []
+        root = tree[0]
+        metrics = self.page.evaluate("[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]")
+        view = (float(metrics[0]), float(metrics[1]), float(metrics[2]), float(metrics[3]))
+        kept: list[AXNode] = []
+        counter = 0
+
+        def visit(node: dict, depth: int) -> None:
+            nonlocal counter
+            counter += 1
+            number = counter
+            child_depth = depth
+            if not node.get("ignored"):
+                backend = node.get("backendDOMNodeId")
+                role = str(node.get("role", {}).get("value", ""))
+                inside = role == "RootWebArea" or _in_view(boxes.get(backend), view)
+                if inside:
+                    properties = [
+                        (str(prop["name"]), _prop_text(prop["value"]["value"]))
+                        for prop in node.get("properties", [])
+                        if "value" in prop.get("value", {})
+                    ]
+                    name = str(node.get("name", {}).get("value", ""))
+                    kept.append(AXNode(role, name, properties, backend, depth, element_id=number))
+                    child_depth = depth + 1
+            for child in node.get("childIds", []):
+                if child in by_id:
+                    visit(by_id[child], child_depth)
+
+        visit(root, 0)
+        return kept
+
+    @staticmethod
+    def _layout_boxes(cdp) -> dict[int, tuple[float, float, float, float]]:
+        """backend node id -> (x, y, width, height) in page coordinates, in one DOMSnapshot call."""
+        snap = cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": False})
+        boxes: dict[int, tuple[float, float, float, float]] = {}
+        if not snap["documents"]:
+            return boxes
+        document = snap["documents"][0]
+        backend_ids = document["nodes"]["backendNodeId"]
+        layout = document["layout"]
+        for index, bounds in zip(layout["nodeIndex"], layout["bounds"]):
+            backend = backend_ids[index]
+            x, y, w, h = bounds
+            if backend in boxes:  # a node with several boxes (wrapped text): their union
+                bx, by, bw, bh = boxes[backend]
+                right, bottom = max(bx + bw, x + w), max(by + bh, y + h)
+                bx, by = min(bx, x), min(by, y)
+                boxes[backend] = (bx, by, right - bx, bottom - by)
+            else:
+                boxes[backend] = (x, y, w, h)
+        return boxes
+
+    # ---- input ---------------------------------------------------------------------------------------
+    def center_of(self, backend_id: int) -> tuple[float, float] | None:
+        """Scroll the node into view and return its centre in viewport pixels (None if it has no box)."""
+        cdp = self._cdp()
+        try:
+            try:
+                cdp.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": backend_id})
+                quads = cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id})["quads"]
+            except Exception:
+                return None
+        finally:
+            cdp.detach()
+        if not quads:
+            return None
+        quad = quads[0]
+        xs, ys = quad[0::2], quad[1::2]
+        return (sum(xs) / 4, sum(ys) / 4)
+
+    def click(self, backend_id: int) -> bool:
+        point = self.center_of(backend_id)
+        if point is None:
+            return False
+        self.page.mouse.click(*point)
+        self.settle()
+        return True
+
+    def hover(self, backend_id: int) -> bool:
+        point = self.center_of(backend_id)
+        if point is None:
+            return False
+        self.page.mouse.move(*point)
+        self.settle()
+        return True
+
+    def type(self, backend_id: int, text: str, enter: bool) -> bool:
+        """Click the field, replace its content with ``text``, then press Enter when asked."""
+        point = self.center_of(backend_id)
+        if point is None:
+            return False
+        page = self.page
+        page.mouse.click(*point)
+        page.keyboard.press("ControlOrMeta+a")
+        page.keyboard.press("Delete")
+        page.keyboard.type(text)
+        if enter:
+            page.keyboard.press("Enter")
+        self.settle()
+        return True
+
+    def press(self, keys: str) -> None:
+        self.page.keyboard.press(keys)
+        self.settle()
+
+    def scroll(self, down: bool) -> None:
+        self.page.evaluate(f"window.scrollBy(0, {'' if down else '-'}window.innerHeight)")
+        self.settle()
+
+    def page_text(self, url: str | None = None, selector: str = "") -> str:
+        """The text of the active page (or of ``url`` opened in a scratch tab), whole or of a CSS selector."""
+        page = self.page
+        scratch = None
+        if url is not None and url != page.url:
+            self._adopting, active = False, self.active
+            scratch = self.context.new_page()
+            try:
+                scratch.goto(url, wait_until="load", timeout=_SETTLE_TIMEOUT_S * 1000)
+            except Exception:
+                pass
+            page = scratch
+        try:
+            if selector:
+                return page.evaluate(
+                    "s => { const e = document.querySelector(s); return e ? (e.value !== undefined && "
+                    "e.value !== null && e.tagName !== 'BUTTON' && e.tagName !== 'LI' ? String(e.value) : "
+                    "e.innerText) : ''; }", selector)
+            return page.evaluate("document.body ? document.body.innerText : ''")
+        except Exception:
+            return ""
+        finally:
+            if scratch is not None:
+                scratch.close()
+                self.pages = [p for p in self.pages if p is not scratch]
+                self._adopting, self.active = True, active
+
+    def close(self) -> None:
+        try:
+            self.context.close()
+        except Exception:
+            pass
+
+
+def _prop_text(value) -> str:
+    return str(value)
+
+
+def _in_view(box, view) -> bool:
+    if not box:
+        return False
+    x, y, w, h = box
+    if w == 0 or h == 0:
+        return False
+    vx, vy, vw, vh = view
+    overlap_w = max(0.0, min(x + w, vx + vw) - max(x, vx))
+    overlap_h = max(0.0, min(y + h, vy + vh) - max(y, vy))
+    return overlap_w * overlap_h / (w * h) >= IN_VIEWPORT_RATIO
