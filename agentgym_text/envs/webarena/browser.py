@@ -93,6 +93,8 @@ class PageState:
     tabs: list[str]
     active: int
     nodes: list[AXNode] = field(default_factory=list)
+    offscreen: list[tuple[str, str, int]] = field(default_factory=list)
+    """(role, name, -1 above / +1 below the viewport) of the nodes the viewport cut away."""
 
 
 class Browser:
@@ -119,9 +121,9 @@ class Browser:
             )
         return self._browser
 
-    def new_session(self, origins: list[str]) -> "Session":
-        """A fresh browser context (no cookies, no history) allowed to reach only ``origins``."""
-        return Session(self._ensure(), origins)
+    def new_session(self, origins: list[str], storage_state: str | None = None) -> "Session":
+        """A fresh browser context (no history; cookies only from ``storage_state``) that reaches only ``origins``."""
+        return Session(self._ensure(), origins, storage_state)
 
     @property
     def pid(self) -> int | None:
@@ -142,9 +144,9 @@ class Browser:
 class Session:
     """One episode's browser context: its tabs, the fence around the sites, and CDP reads and inputs."""
 
-    def __init__(self, browser, origins: list[str]):
+    def __init__(self, browser, origins: list[str], storage_state: str | None = None):
         self.origins = {origin_of(url) for url in origins} - {""}
-        self.context = browser.new_context(viewport=VIEWPORT, java_script_enabled=True, service_workers="block")
+        self.context = browser.new_context(viewport=VIEWPORT, service_workers="block", storage_state=storage_state)
         self.context.add_init_script(_NAVIGATION_WATCH)
         self.context.route("**/*", self._fence)
         self.pages: list = []
@@ -263,12 +265,13 @@ class Session:
                 titles.append(page.title())
             except Exception:
                 titles.append("")
-        return PageState(url=self.page.url, tabs=titles, active=self.active, nodes=self._ax_nodes())
+        nodes, offscreen = self._ax_nodes()
+        return PageState(url=self.page.url, tabs=titles, active=self.active, nodes=nodes, offscreen=offscreen)
 
     def _cdp(self):
         return self.context.new_cdp_session(self.page)
 
-    def _ax_nodes(self) -> list[AXNode]:
+    def _ax_nodes(self) -> tuple[list[AXNode], list[tuple[str, str, int]]]:
         cdp = self._cdp()
         try:
             tree = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
@@ -279,11 +282,12 @@ class Session:
         for node in tree:
             by_id.setdefault(node["nodeId"], node)
         if not by_id:
-            return []
+            return [], []
         root = tree[0]
         metrics = self.page.evaluate("[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]")
         view = (float(metrics[0]), float(metrics[1]), float(metrics[2]), float(metrics[3]))
         kept: list[AXNode] = []
+        offscreen: list[tuple[str, str, int]] = []
         counter = 0
 
         def visit(node: dict, depth: int) -> None:
@@ -304,12 +308,15 @@ class Session:
                     name = str(node.get("name", {}).get("value", ""))
                     kept.append(AXNode(role, name, properties, backend, depth, element_id=number))
                     child_depth = depth + 1
+                elif boxes.get(backend) and boxes[backend][2] and boxes[backend][3]:
+                    side = -1 if boxes[backend][1] < view[1] else 1
+                    offscreen.append((role, str(node.get("name", {}).get("value", "")), side))
             for child in node.get("childIds", []):
                 if child in by_id:
                     visit(by_id[child], child_depth)
 
         visit(root, 0)
-        return kept
+        return kept, offscreen
 
     @staticmethod
     def _layout_boxes(cdp) -> dict[int, tuple[float, float, float, float]]:
@@ -367,8 +374,44 @@ class Session:
         self.settle()
         return True
 
+    def _node_name(self, backend_id: int) -> str:
+        cdp = self._cdp()
+        try:
+            return cdp.send("DOM.describeNode", {"backendNodeId": backend_id})["node"]["nodeName"].upper()
+        except Exception:
+            return ""
+        finally:
+            cdp.detach()
+
+    def _choose_option(self, backend_id: int, label: str, submit: bool) -> bool:
+        """A <select>: pick the option whose text is ``label`` (what typing its name does in a real browser)."""
+        cdp = self._cdp()
+        try:
+            handle = cdp.send("DOM.resolveNode", {"backendNodeId": backend_id})["object"]["objectId"]
+            result = cdp.send("Runtime.callFunctionOn", {
+                "objectId": handle, "returnByValue": True, "arguments": [{"value": label}, {"value": submit}],
+                "functionDeclaration": "function(label, submit) { const want = label.trim().toLowerCase();"
+                " const option = Array.from(this.options).find(o => o.text.trim().toLowerCase() === want)"
+                " || Array.from(this.options).find(o => o.text.trim().toLowerCase().startsWith(want));"
+                " if (!option) return false; this.value = option.value;"
+                " this.dispatchEvent(new Event('input', {bubbles: true}));"
+                " this.dispatchEvent(new Event('change', {bubbles: true}));"
+                " if (submit && this.form) this.form.requestSubmit(); return true; }",
+            })
+            return bool(result.get("result", {}).get("value"))
+        except Exception:
+            return False
+        finally:
+            cdp.detach()
+
     def type(self, backend_id: int, text: str, enter: bool) -> bool:
-        """Click the field, replace its content with ``text``, then press Enter when asked."""
+        """Click the field, replace its content with ``text``, then press Enter when asked (a <select> gets
+        the option named ``text``)."""
+        if self._node_name(backend_id) == "SELECT":
+            if not self._choose_option(backend_id, text, enter):
+                return False
+            self.settle()
+            return True
         point = self.center_of(backend_id)
         if point is None:
             return False
