@@ -280,3 +280,53 @@ def test_random_agent_is_below_the_expert_on_the_tiny_shop(tiny):
                 break
         totals.append(info["progress_rate"])
     assert np.mean(totals) < expert
+
+
+# ---- the package's own sites ---------------------------------------------------------------------------------
+def _edit_price_task(task_id, price):
+    return _config(task_id, f"Set the price of product 1 to {price}.", "__SHOPPING_ADMIN__/admin/catalog/product/edit/1",
+                   [{"action": "type", "role": "textbox", "name": "Price", "text": str(price), "enter": 1},
+                    {"action": "stop", "answer": ""}],
+                   {"eval_types": ["program_html"], "reference_answers": None, "reference_url": "",
+                    "program_html": []},
+                   db_checks=[{"site": "shopping_admin", "sql": "SELECT price FROM products WHERE id = 1",
+                               "expected": [float(price)]}])
+
+
+@pytest.fixture(scope="module")
+def edit_tasks(tmp_path_factory):
+    path = tmp_path_factory.mktemp("edits") / "edits.json"
+    path.write_text(json.dumps([_edit_price_task(0, 11), _edit_price_task(1, 22)]))
+    return str(path)
+
+
+def test_two_async_sub_envs_editing_the_same_product_see_their_own_databases(edit_tasks):
+    envs = gym.vector.AsyncVectorEnv([lambda: WebArenaEnv(task_config=edit_tasks)] * 2)
+    try:
+        envs.set_attr("next_task_id", ["webarena-000", "webarena-001"])
+        obs, _ = envs.reset(seed=0)
+        assert all("textbox 'Price'" in o for o in obs)
+        infos = None
+        for _ in range(2):  # type the price (Enter saves), then stop: both sub-envs in lockstep
+            actions = list(envs.call("expert_action"))
+            obs, rewards, terminated, truncated, infos = envs.step(actions)
+        assert terminated.all() and infos["success"].all(), obs
+    finally:
+        envs.close()
+
+
+def test_reset_restores_the_site(edit_tasks):
+    env = WebArenaEnv(task_config=edit_tasks)
+    try:
+        env.reset(options={"task_index": 0})
+        database = env._server.db_path("shopping_admin")
+        seeded = sqlite3.connect(database).execute("SELECT price FROM products WHERE id = 1").fetchone()[0]
+        assert seeded != 11
+        while not env.episode_over:
+            env.step(env.expert_action())
+        assert sqlite3.connect(database).execute("SELECT price FROM products WHERE id = 1").fetchone()[0] == 11
+        env.reset(options={"task_index": 1})
+        database = env._server.db_path("shopping_admin")
+        assert sqlite3.connect(database).execute("SELECT price FROM products WHERE id = 1").fetchone()[0] == seeded
+    finally:
+        env.close()

@@ -53,8 +53,9 @@ def load_task_config(path: str | Path) -> TaskSet:
 class WebArenaEnv(TextEnv):
     """WebArena in a real browser: read ``[id] role 'name'`` lines, act with ``click [id]``, ``type [id] [text]``...
 
-    Keyword arguments: ``sites`` (site name -> base URL of your own deployment) with ``task_config`` (WebArena's
-    ``test.raw.json`` or a folder of per-task configs) and optional ``auth_dir`` (its ``.auth`` folder of
+    Keyword arguments: ``task_config`` (WebArena's ``test.raw.json`` or a folder of per-task configs: your tasks,
+    on the served sites unless ``sites`` is given); ``sites`` (site name -> base URL of your own deployment) and
+    optional ``auth_dir`` (its ``.auth`` folder of
     storage states) and ``db_paths`` (site -> SQLite file, for the ``db_checks`` extension); ``llm`` (a callable ``messages -> reply text``) to judge ``fuzzy_match`` answers as WebArena
     does (without it, fuzzy answers are matched by rules); ``chromium_path``; ``max_obs_chars`` (the tree is
     cut there, default 7680 = WebArena's 1920 tokens x 4); ``show_real_urls`` (off: WebArena's site names).
@@ -86,8 +87,9 @@ class WebArenaEnv(TextEnv):
         show_real_urls: bool = False,
         **kwargs,
     ):
-        if (sites is None) != (task_config is None):
-            raise ValueError("pass both sites={name: base URL} and task_config=<WebArena task file>, or neither")
+        if sites is not None and task_config is None:
+            raise ValueError("a deployment of your own (sites=...) needs its task file: task_config=<WebArena's "
+                             "test.raw.json or a folder of task configs>; the shipped tasks only fit the served sites")
         if task_config is not None:
             tasks = load_task_config(task_config)
         else:

@@ -1,16 +1,18 @@
 """Site URLs: WebArena's placeholders (``__SHOPPING__``) and public names (``http://onestopmarket.com``) <-> the
 served base URLs.
 
->>> urls = UrlMap({"shopping": "http://127.0.0.1:8001", "shopping_admin": "http://127.0.0.1:8002"})
+>>> urls = UrlMap({"shopping": "http://127.0.0.1:8001", "shopping_admin": "http://127.0.0.1:8002/admin"})
 >>> urls.fill("__SHOPPING_ADMIN__/sales/order/")
-'http://127.0.0.1:8002/sales/order/'
->>> urls.hide("URL: http://127.0.0.1:8002/sales/order/")
+'http://127.0.0.1:8002/admin/sales/order/'
+>>> urls.hide("URL: http://127.0.0.1:8002/admin/sales/order/")
 'URL: http://luma.com/admin/sales/order/'
 >>> urls.reveal("http://luma.com/admin/sales/order/")
-'http://127.0.0.1:8002/sales/order/'
+'http://127.0.0.1:8002/admin/sales/order/'
 """
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit
 
 __all__ = ["UrlMap", "PLACEHOLDERS", "PUBLIC_NAMES"]
 
@@ -19,8 +21,9 @@ PLACEHOLDERS = {
     "gitlab": "__GITLAB__", "wikipedia": "__WIKIPEDIA__", "map": "__MAP__", "homepage": "__HOMEPAGE__",
 }
 PUBLIC_NAMES = {
-    # AgentBoard's rewriting of the local hosts in observations (and back in actions).
-    "shopping": "http://onestopmarket.com", "shopping_admin": "http://luma.com/admin", "reddit": "http://reddit.com",
+    # AgentBoard's rewriting of the local hosts in observations (and back in actions); a base URL's own path is
+    # kept (WebArena's admin lives at http://host:7780/admin -> http://luma.com/admin).
+    "shopping": "http://onestopmarket.com", "shopping_admin": "http://luma.com", "reddit": "http://reddit.com",
     "gitlab": "http://gitlab.com", "wikipedia": "http://wikipedia.org", "map": "http://openstreetmap.org",
     "homepage": "http://homepage.com",
 }
@@ -39,7 +42,11 @@ class UrlMap:
         return text
 
     def _pairs(self) -> list[tuple[str, str]]:
-        return [(base, PUBLIC_NAMES.get(name, f"http://{name}.com")) for name, base in self.sites.items()]
+        pairs = []
+        for name, base in self.sites.items():
+            path = urlsplit(base).path.rstrip("/")
+            pairs.append((base, PUBLIC_NAMES.get(name, f"http://{name.replace('_', '')}.com") + path))
+        return pairs
 
     def hide(self, text: str) -> str:
         """Base URLs -> public names (longest base first, so one base that prefixes another is not cut)."""
