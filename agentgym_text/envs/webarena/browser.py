@@ -35,13 +35,17 @@ IN_VIEWPORT_RATIO = 0.6
 _SETTLE_TIMEOUT_S = 8.0
 _NAVIGATION_WATCH = """
 window.__agNav = false;
+window.__agPopup = false;
+const __agOpen = window.open;
+window.open = function (...args) { window.__agPopup = true; return __agOpen.apply(window, args); };
 addEventListener('beforeunload', () => { window.__agNav = true; });
 addEventListener('submit', () => { window.__agNav = true; }, true);
 addEventListener('click', (event) => {
   const link = event.target && event.target.closest ? event.target.closest('a[href]') : null;
   if (!link) return;
   const href = link.getAttribute('href') || '';
-  if (href.startsWith('#') || href.startsWith('javascript:') || (link.target && link.target !== '_self')) return;
+  if (href.startsWith('#') || href.startsWith('javascript:')) return;
+  if (link.target && link.target !== '_self') { window.__agPopup = true; return; }
   window.__agNav = true;
 }, true);
 """
@@ -93,8 +97,9 @@ class PageState:
     tabs: list[str]
     active: int
     nodes: list[AXNode] = field(default_factory=list)
-    offscreen: list[tuple[str, str, int]] = field(default_factory=list)
-    """(role, name, -1 above / +1 below the viewport) of the nodes the viewport cut away."""
+    outline: list[tuple[str, str, int, int]] = field(default_factory=list)
+    """Every laid-out node of the page in tree order: (role, name, element id, 0 in the viewport / -1 above /
+    +1 below it), so the expert can count occurrences and know which way to scroll."""
 
 
 class Browser:
@@ -234,13 +239,21 @@ class Session:
         """Wait until navigations have finished and the document is loaded; pull a stray tab back inside."""
         deadline = time.monotonic() + _SETTLE_TIMEOUT_S
         failed = self._failed_navigations
+        tabs = len(self.pages)
         while time.monotonic() < deadline:
             page = self.page
             try:
                 if self._failed_navigations != failed:  # the fence refused it: nothing more will come
                     failed = self._failed_navigations
                     page.evaluate("window.__agNav = false")
-                navigating, ready = page.evaluate("[window.__agNav === true, document.readyState]")
+                navigating, ready, popup = page.evaluate(
+                    "[window.__agNav === true, document.readyState, window.__agPopup === true]")
+                if popup:  # wait for the new tab to show up, then settle on it
+                    while len(self.pages) == tabs and time.monotonic() < deadline:
+                        page.wait_for_timeout(10)
+                    page.evaluate("window.__agPopup = false")
+                    tabs = len(self.pages)
+                    continue
             except Exception:  # the document is being replaced
                 navigating, ready = True, "loading"
             if not navigating and ready == "complete" and self._pending_navigations == 0:
@@ -265,13 +278,13 @@ class Session:
                 titles.append(page.title())
             except Exception:
                 titles.append("")
-        nodes, offscreen = self._ax_nodes()
-        return PageState(url=self.page.url, tabs=titles, active=self.active, nodes=nodes, offscreen=offscreen)
+        nodes, outline = self._ax_nodes()
+        return PageState(url=self.page.url, tabs=titles, active=self.active, nodes=nodes, outline=outline)
 
     def _cdp(self):
         return self.context.new_cdp_session(self.page)
 
-    def _ax_nodes(self) -> tuple[list[AXNode], list[tuple[str, str, int]]]:
+    def _ax_nodes(self) -> tuple[list[AXNode], list[tuple[str, str, int, int]]]:
         cdp = self._cdp()
         try:
             tree = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
@@ -287,7 +300,7 @@ class Session:
         metrics = self.page.evaluate("[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]")
         view = (float(metrics[0]), float(metrics[1]), float(metrics[2]), float(metrics[3]))
         kept: list[AXNode] = []
-        offscreen: list[tuple[str, str, int]] = []
+        outline: list[tuple[str, str, int, int]] = []
         counter = 0
 
         def visit(node: dict, depth: int) -> None:
@@ -307,16 +320,17 @@ class Session:
                     ]
                     name = str(node.get("name", {}).get("value", ""))
                     kept.append(AXNode(role, name, properties, backend, depth, element_id=number))
+                    outline.append((role, name, number, 0))
                     child_depth = depth + 1
                 elif boxes.get(backend) and boxes[backend][2] and boxes[backend][3]:
                     side = -1 if boxes[backend][1] < view[1] else 1
-                    offscreen.append((role, str(node.get("name", {}).get("value", "")), side))
+                    outline.append((role, str(node.get("name", {}).get("value", "")), number, side))
             for child in node.get("childIds", []):
                 if child in by_id:
                     visit(by_id[child], child_depth)
 
         visit(root, 0)
-        return kept, offscreen
+        return kept, outline
 
     @staticmethod
     def _layout_boxes(cdp) -> dict[int, tuple[float, float, float, float]]:

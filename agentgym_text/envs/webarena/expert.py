@@ -1,7 +1,7 @@
 """The expert: the task's gold steps, each resolved against the page shown now (never a stored element id).
 
 A gold step names its element by role and accessible name (``{"action": "click", "role": "link", "name":
-"Orders"}``); the expert finds that element among the ids of the current observation, scrolls towards it when
+"Orders"}``, ``"nth": k`` for the k-th such element of the page, from 0); the expert finds that element among the ids of the current observation, scrolls towards it when
 the viewport cut it away, and prints the WebArena action. It follows the agent: when the agent takes an action
 other than the one proposed, the expert goes back to the task's start page and plays the gold steps again
 (steps that change a site — a post, an edit — are then repeated; the evaluators read the final state).
@@ -21,24 +21,25 @@ _TEXT_ROLES = ("searchbox", "textbox", "combobox", "spinbutton")
 _MAX_SCROLLS = 25
 
 
-def _find(shown: dict[int, AXNode], role: str, name: str) -> int | None:
+def _matches(node_role: str, node_name: str, role: str, name: str, loose: bool) -> bool:
+    same_role = node_role == role or (loose and role in _TEXT_ROLES and node_role in _TEXT_ROLES)
+    same_name = node_name == name or (loose and node_name.strip().lower() == name.strip().lower())
+    return same_role and same_name
+
+
+def _locate(state: PageState, shown: dict[int, AXNode], role: str, name: str, nth: int) -> tuple[int | None, int]:
+    """(element id to act on, or None; else which way to scroll: +1 down, -1 up, 0 nowhere on the page).
+
+    ``nth`` counts occurrences of the role and name over the whole page in document order (from 0)."""
     for loose in (False, True):
-        for eid, node in shown.items():
-            same_role = node.role == role or (loose and role in _TEXT_ROLES and node.role in _TEXT_ROLES)
-            same_name = node.name == name or (loose and node.name.strip().lower() == name.strip().lower())
-            if same_role and same_name:
-                return eid
-    return None
-
-
-def _side(state: PageState, role: str, name: str) -> int:
-    """Which way to scroll for an element outside the viewport (+1 down, -1 up, 0 not on the page)."""
-    for node_role, node_name, side in state.offscreen:
-        if node_name.strip().lower() == name.strip().lower() and (
-            node_role == role or (role in _TEXT_ROLES and node_role in _TEXT_ROLES)
-        ):
-            return side
-    return 0
+        found = [(eid, side) for node_role, node_name, eid, side in state.outline
+                 if _matches(node_role, node_name, role, name, loose)]
+        if len(found) > nth:
+            eid, side = found[nth]
+            if side == 0 and eid in shown:
+                return eid, 0
+            return None, side or 1  # in the viewport but cut from the text: further down
+    return None, 0
 
 
 def resolve_step(step: dict[str, Any], state: PageState, shown: dict[int, AXNode], urls: UrlMap) -> tuple[str, bool] | None:
@@ -47,9 +48,8 @@ def resolve_step(step: dict[str, Any], state: PageState, shown: dict[int, AXNode
     kind = step["action"]
     if kind in ("click", "hover", "type", "select"):
         role, name = step.get("role", ""), step.get("name", "")
-        eid = _find(shown, role, name)
+        eid, side = _locate(state, shown, role, name, int(step.get("nth") or 0))
         if eid is None:
-            side = _side(state, role, name) or (1 if state.nodes and shown else 0)
             if not side:
                 return None
             return ("scroll [down]" if side > 0 else "scroll [up]"), False
