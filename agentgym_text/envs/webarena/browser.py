@@ -19,7 +19,9 @@ ends up elsewhere (``data:``, ``file:``) is sent back. ``goto`` is checked befor
 
 from __future__ import annotations
 
+import os
 import shutil
+import threading
 import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -102,6 +104,37 @@ class PageState:
     +1 below it), so the expert can count occurrences and know which way to scroll."""
 
 
+_DRIVERS: dict[tuple[int, int], list] = {}
+"""(process, thread) -> [Playwright, users]: Playwright's sync API allows one driver per thread, shared by its
+browsers; the process id keeps a forked child (a vector env's worker) from using its parent's driver."""
+
+
+def _driver():
+    thread = (os.getpid(), threading.get_ident())
+    if thread not in _DRIVERS:
+        try:
+            from playwright.sync_api import sync_playwright
+        except ModuleNotFoundError as error:
+            raise MissingDependency(
+                "AgentBoard/WebArena-v0 needs the 'webarena' extra: pip install 'agentgym-text[webarena]'"
+            ) from error
+        _DRIVERS[thread] = [sync_playwright().start(), 0]
+    entry = _DRIVERS[thread]
+    entry[1] += 1
+    return entry[0]
+
+
+def _release_driver() -> None:
+    thread = (os.getpid(), threading.get_ident())
+    entry = _DRIVERS.get(thread)
+    if entry is None:
+        return
+    entry[1] -= 1
+    if entry[1] <= 0:
+        del _DRIVERS[thread]
+        entry[0].stop()
+
+
 class Browser:
     """One headless Chromium process (started lazily by the first ``new_session``)."""
 
@@ -113,13 +146,7 @@ class Browser:
 
     def _ensure(self):
         if self._browser is None:
-            try:
-                from playwright.sync_api import sync_playwright
-            except ModuleNotFoundError as error:
-                raise MissingDependency(
-                    "AgentBoard/WebArena-v0 needs the 'webarena' extra: pip install 'agentgym-text[webarena]'"
-                ) from error
-            self._playwright = sync_playwright().start()
+            self._playwright = _driver()
             self._browser = self._playwright.chromium.launch(
                 executable_path=self.executable, headless=self.headless,
                 args=["--no-first-run", "--disable-extensions", "--disable-background-networking"],
@@ -142,8 +169,8 @@ class Browser:
                 self._browser.close()
             finally:
                 self._browser = None
-                self._playwright.stop()
                 self._playwright = None
+                _release_driver()
 
 
 class Session:
