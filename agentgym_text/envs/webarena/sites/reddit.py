@@ -104,11 +104,18 @@ def post(request: Request) -> str:
     body = (f"<p>Submitted by {link('/user/' + p['username'], p['username'])} on {p['created']} in "
             f"{link('/f/' + p['forum'], 'f/' + p['forum'])}</p><p>{esc(p['body'])}</p>"
             f"<p>Score: {p['upvotes'] - p['downvotes']} ({p['upvotes']} upvotes, {p['downvotes']} downvotes)</p>"
-            + _vote_buttons("post", p["id"], "submission", back)
+            + _vote_buttons("post", p["id"], "submission", back) + _my_vote(request, p["id"])
             + f'<section aria-label="Comments"><h2>{len(comments)} comments</h2><ul>{listed}</ul></section>'
             f'<form action="{back}/comment" method="post">' + field_text("body", "Comment", area=True)
             + '<button type="submit">Post comment</button></form>')
     return app.page(p["title"], body)
+
+
+def _my_vote(request: Request, post_id: int) -> str:
+    rows = request.all("SELECT value FROM votes WHERE kind = 'post' AND target = ?", (post_id,))
+    if not rows:
+        return ""
+    return f"<p>You {'upvoted' if rows[0][0] > 0 else 'downvoted'} this submission.</p>"
 
 
 @app.post(r"/f/([A-Za-z0-9_]+)/(\d+)/comment")
