@@ -12,6 +12,10 @@ __all__ = ["generate"]
 _VALUE = "document.querySelector('[name=\"{}\"]').value"
 
 
+def _saved(pid: int) -> dict:
+    return {"url": f"{A}/admin/catalog/product/edit/{pid}", "contents": ["You saved the product."]}
+
+
 def _edit(name: str) -> list[dict]:
     return [click("link", "Products"), type_("searchbox", "Search by keyword", name), click("link", f"Edit {name}")]
 
@@ -52,6 +56,7 @@ def generate(c: sqlite3.Connection) -> list[dict]:
         new = round(price * (0.8 if n % 2 else 1.15), 2)
         out.append(task(22, "Change the price of {{product}} to ${{price}}", {"product": name, "price": f"{new:.2f}"},
                         A, _edit(name) + [type_("textbox", "Price", f"{new:.2f}", 0), click("button", "Save"), stop()],
+                        progress=_saved(pid),
                         html=[{"url": f"{A}/admin/catalog/product/edit/{pid}", "locator": _VALUE.format("price"),
                                "required_contents": {"exact_match": f"{new:.2f}"}}],
                         db=[{"site": "shopping_admin", "sql": f"SELECT price FROM products WHERE id = {pid}",
@@ -60,6 +65,7 @@ def generate(c: sqlite3.Connection) -> list[dict]:
         out.append(task(23, "Disable {{product}} from the site, they are facing some quality issues",
                         {"product": name}, A, _edit(name) + [click("checkbox", "Enable Product"),
                                                              click("button", "Save"), stop()],
+                        progress=_saved(pid),
                         html=[{"url": f"{A}/admin/catalog/product/edit/{pid}",
                                "locator": "document.querySelector('[name=\"enabled\"]').checked ? 'enabled' : "
                                           "'disabled'", "required_contents": {"exact_match": "disabled"}}],
@@ -71,6 +77,7 @@ def generate(c: sqlite3.Connection) -> list[dict]:
         out.append(task(24, "We received {{count}} more units of {{product}}: add them to its stock",
                         {"count": more, "product": name}, A,
                         _edit(name) + [type_("textbox", "Quantity", str(qty + more), 0), click("button", "Save"), stop()],
+                        progress=_saved(pid),
                         html=[{"url": f"{A}/admin/catalog/product/edit/{pid}", "locator": _VALUE.format("qty"),
                                "required_contents": {"exact_match": str(qty + more)}}],
                         db=[{"site": "shopping_admin", "sql": f"SELECT qty FROM products WHERE id = {pid}",
