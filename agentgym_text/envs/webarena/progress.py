@@ -89,7 +89,7 @@ class ProgressTracker:
     @property
     def subgoals(self) -> list[str]:
         return ([f"reach {' or '.join(self.urls)}"] if self.urls else []) + [
-            f"see '{' or '.join(alts)}'" for alts in self.contents]
+            "see " + " or ".join(f"'{alt}'" for alt in alts) for alts in self.contents]
 
     @property
     def subgoals_done(self) -> list[bool]:

@@ -119,7 +119,7 @@ def issues(request: Request) -> str:
     base = _base(p) + "/-/issues"
     states = _state_links(base, state, (("opened", "Open"), ("closed", "Closed"), ("all", "All")),
                           label_name=label, search=search)
-    labels = " | ".join(link(base + qs(state=state, label_name=x), x) for x in LABELS)
+    labels = " | ".join(link(base + qs(state="" if state == "opened" else state, label_name=x), x) for x in LABELS)
     form = (f"<p>Filter by label: {labels}</p>"
             f'<form role="search" action="{base}" method="get"><label for="q">Search or filter results</label> '
             f'<input id="q" type="search" name="search" value="{esc(search)}">'
