@@ -3,7 +3,7 @@ merge requests, members (invite), commits, files, dashboards of what is assigned
 
 from __future__ import annotations
 
-from agentgym_text.envs.webarena.sites.gitlab_data import ROLES, USERNAME
+from agentgym_text.envs.webarena.sites.gitlab_data import LABELS, ROLES, USERNAME
 from agentgym_text.envs.webarena.sites.web import App, NotFound, Redirect, Request, esc, field_text, link, qs, table
 
 __all__ = ["app"]
@@ -119,7 +119,9 @@ def issues(request: Request) -> str:
     base = _base(p) + "/-/issues"
     states = _state_links(base, state, (("opened", "Open"), ("closed", "Closed"), ("all", "All")),
                           label_name=label, search=search)
-    form = (f'<form role="search" action="{base}" method="get"><label for="q">Search or filter results</label> '
+    labels = " | ".join(link(base + qs(state="" if state == "opened" else state, label_name=x), x) for x in LABELS)
+    form = (f"<p>Filter by label: {labels}</p>"
+            f'<form role="search" action="{base}" method="get"><label for="q">Search or filter results</label> '
             f'<input id="q" type="search" name="search" value="{esc(search)}">'
             f'<input type="hidden" name="state" value="{state}"><input type="hidden" name="label_name" '
             f'value="{esc(label)}"></form>')

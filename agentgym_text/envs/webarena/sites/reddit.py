@@ -35,12 +35,13 @@ def _post_list(request: Request, rows: list, back: str) -> str:
             f"<article><h2>{link('/f/' + r['forum'] + '/' + str(r['id']), r['title'])}</h2>"
             f"<p>Submitted by {link('/user/' + r['username'], r['username'])} on {r['created']} in "
             f"{link('/f/' + r['forum'], 'f/' + r['forum'])}</p><p>Score: {r['upvotes'] - r['downvotes']}, "
-            f"{r['ncomments']} comments</p>{_vote_buttons('post', r['id'], r['title'], back)}</article>")
+            f"{r['ncomments']} comments</p>{_vote_buttons('post', r['id'], r['title'], back)}{_vote_note(r['myvote'])}"
+            "</article>")
     return "".join(items) or "<p>There are no submissions here.</p>"
 
 
 POSTS = ("SELECT p.*, u.username, f.name AS forum, (SELECT COUNT(*) FROM comments c WHERE c.post_id = p.id) "
-         "AS ncomments FROM posts p JOIN users u ON u.id = p.user_id JOIN forums f ON f.id = p.forum_id")
+         "AS ncomments, (SELECT value FROM votes v WHERE v.kind = 'post' AND v.target = p.id) AS myvote FROM posts p JOIN users u ON u.id = p.user_id JOIN forums f ON f.id = p.forum_id")
 
 
 @app.get("/")
@@ -104,11 +105,15 @@ def post(request: Request) -> str:
     body = (f"<p>Submitted by {link('/user/' + p['username'], p['username'])} on {p['created']} in "
             f"{link('/f/' + p['forum'], 'f/' + p['forum'])}</p><p>{esc(p['body'])}</p>"
             f"<p>Score: {p['upvotes'] - p['downvotes']} ({p['upvotes']} upvotes, {p['downvotes']} downvotes)</p>"
-            + _vote_buttons("post", p["id"], "submission", back)
+            + _vote_buttons("post", p["id"], "submission", back) + _vote_note(p["myvote"])
             + f'<section aria-label="Comments"><h2>{len(comments)} comments</h2><ul>{listed}</ul></section>'
             f'<form action="{back}/comment" method="post">' + field_text("body", "Comment", area=True)
             + '<button type="submit">Post comment</button></form>')
     return app.page(p["title"], body)
+
+
+def _vote_note(value: int | None) -> str:
+    return f"<p>You {'upvoted' if value > 0 else 'downvoted'} this submission.</p>" if value else ""
 
 
 @app.post(r"/f/([A-Za-z0-9_]+)/(\d+)/comment")
