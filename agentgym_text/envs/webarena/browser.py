@@ -475,7 +475,8 @@ class Session:
         self.settle()
 
     def page_text(self, url: str | None = None, selector: str = "") -> str:
-        """The text of the active page (or of ``url`` opened in a scratch tab), whole or of a CSS selector."""
+        """The text of the active page (or of ``url`` opened in a scratch tab): whole, or what ``selector`` (a
+        JavaScript expression, as in WebArena's program_html locators, or a CSS selector) gives."""
         page = self.page
         scratch = None
         if url is not None and url != page.url:
@@ -488,10 +489,14 @@ class Session:
             page = scratch
         try:
             if selector:
-                return page.evaluate(
-                    "s => { const e = document.querySelector(s); return e ? (e.value !== undefined && "
-                    "e.value !== null && e.tagName !== 'BUTTON' && e.tagName !== 'LI' ? String(e.value) : "
-                    "e.innerText) : ''; }", selector)
+                try:  # WebArena's locators are JavaScript expressions ("document.querySelector(...).value")
+                    value = page.evaluate(f"() => {selector}")
+                except Exception:  # else a CSS selector: the element's value or text
+                    value = page.evaluate(
+                        "s => { const e = document.querySelector(s); if (!e) return ''; return ('value' in e && "
+                        "typeof e.value === 'string' && e.tagName !== 'BUTTON' && e.tagName !== 'LI') ? e.value : "
+                        "e.innerText; }", selector)
+                return "" if value is None else str(value)
             return page.evaluate("document.body ? document.body.innerText : ''")
         except Exception:
             return ""
