@@ -330,3 +330,69 @@ def test_reset_restores_the_site(edit_tasks):
         assert sqlite3.connect(database).execute("SELECT price FROM products WHERE id = 1").fetchone()[0] == seeded
     finally:
         env.close()
+
+
+# ---- the registered id on the shipped tasks ------------------------------------------------------------------
+def _spread(count):
+    from agentgym_text.envs.webarena.tasks import TASKS
+
+    ids = TASKS.task_ids
+    return [ids[round(i * (len(ids) - 1) / (count - 1))] for i in range(count)]
+
+
+SAMPLE = _spread(5)  # one task on each site (the tasks are grouped by site)
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    env = gym.make("AgentBoard/WebArena-v0")
+    yield env
+    env.close()
+
+
+def test_chromium_starts_headless(shipped):
+    shipped.reset(options={"task_index": 0})
+    browser = shipped.unwrapped._browser
+    assert browser.headless and browser.pid
+    assert "--headless" in open(f"/proc/{browser.pid}/cmdline", "rb").read().decode(errors="replace")
+
+
+def _expert_episode(env, task_id):
+    obs, info = env.reset(seed=0, options={"task_id": task_id})
+    total, done = 0.0, False
+    while not done:
+        action = env.unwrapped.expert_action()
+        assert action is not None, f"the expert gave up on {task_id}: {obs[-500:]}"
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert info["valid"], (task_id, action, obs[-500:])
+        total += reward
+        done = terminated or truncated
+    return info, total
+
+
+@pytest.mark.parametrize("task_id", SAMPLE)
+def test_expert_solves_a_sample_of_shipped_tasks(shipped, task_id):
+    info, total = _expert_episode(shipped, task_id)
+    assert info["success"] and info["progress_rate"] == 1.0 and abs(total - 1.0) < 1e-9
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task_id", _spread(245))
+def test_expert_solves_every_shipped_task(shipped, task_id):
+    info, total = _expert_episode(shipped, task_id)
+    assert info["success"] and info["progress_rate"] == 1.0 and abs(total - 1.0) < 1e-9
+
+
+def test_random_agent_is_below_the_expert_on_shipped_tasks(shipped):
+    """The expert reaches 1.0 on every sampled task (above); a seeded uniform-random agent, 12 steps a task, not."""
+    totals = []
+    for index, task_id in enumerate(SAMPLE[:3]):
+        rng = np.random.default_rng(index)
+        shipped.reset(seed=index, options={"task_id": task_id})
+        for _ in range(12):
+            actions = shipped.unwrapped.admissible_actions()
+            *_, terminated, truncated, info = shipped.step(actions[int(rng.integers(len(actions)))])
+            if terminated or truncated:
+                break
+        totals.append(info["progress_rate"])
+    assert np.mean(totals) < 1.0
