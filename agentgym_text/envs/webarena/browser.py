@@ -157,12 +157,6 @@ class Browser:
         """A fresh browser context (no history; cookies only from ``storage_state``) that reaches only ``origins``."""
         return Session(self._ensure(), origins, storage_state)
 
-    @property
-    def pid(self) -> int | None:
-        """Chromium's process id once started (for memory figures)."""
-        process = getattr(getattr(self._browser, "_impl_obj", None), "_browser_process", None)
-        return getattr(process, "pid", None)
-
     def close(self) -> None:
         if self._browser is not None:
             try:
