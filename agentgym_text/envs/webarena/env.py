@@ -262,7 +262,8 @@ class WebArenaEnv(TextEnv):
         tracker = self._tracker
         if tracker is None:
             return Progress(now=0.0)
-        return Progress(now=self._progress_value, subgoals=list(tracker.subgoals),
+        subgoals = [goal if self._show_real_urls else self._urls.hide(goal) for goal in tracker.subgoals]
+        return Progress(now=self._progress_value, subgoals=subgoals,
                         subgoals_done=[bool(flag) for flag in tracker.subgoals_done])
 
     def _admissible_actions(self) -> list[str]:
