@@ -42,7 +42,8 @@ def generate(c: sqlite3.Connection) -> list[dict]:
         count = rows(c, "SELECT COUNT(*) FROM reviews WHERE product_id = ?", (pid,))[0][0]
         out.append(task(1, "How many customer reviews does {{product}} have?", {"product": name}, S,
                         _find(name) + [stop(str(count))], answer=("exact_match", str(count)),
-                        progress={"url": f"{S}/product/{pid}", "contents": [f"({count} reviews)"]}))
+                        progress={"url": f"{S}/product/{pid}",
+                                  "contents": [f"({count} reviews)" if count else "No reviews yet"]}))
 
     mine = rows(c, "SELECT id, date, status, total FROM orders WHERE customer_id = 1 ORDER BY date, id")
     for which, (oid, date, _, _) in (("first", mine[0]), ("latest", mine[-1])):
