@@ -156,6 +156,10 @@ def test_task_set_shape():
     assert len({config["intent_template_id"] for config in CONFIGS}) >= 30
     kinds = Counter(kind for config in CONFIGS for kind in config["eval"]["eval_types"])
     assert min(kinds["string_match"], kinds["url_match"], kinds["program_html"]) >= 20
+    answers = Counter(kind for config in CONFIGS for kind in (config["eval"]["reference_answers"] or {}))
+    assert min(answers["exact_match"], answers["must_include"], answers["fuzzy_match"]) >= 5
+    assert sum(config["eval"]["reference_answers"] == {"fuzzy_match": "N/A"} for config in CONFIGS) >= 3
+    assert sum(bool(config["db_checks"]) for config in CONFIGS) >= 50
     assert len({config["intent"] for config in CONFIGS}) == 245
     for task, config in zip(TASKS, CONFIGS):
         assert task.goal == config["intent"] and task.max_steps == 30 and task.difficulty in ("easy", "hard")
