@@ -116,10 +116,10 @@ def generate(c: sqlite3.Connection) -> list[dict]:
 
     open_orders = rows(c, "SELECT id FROM orders WHERE status IN ('pending', 'processing') ORDER BY id")
     for n, (oid,) in enumerate(rng_for(28).sample(open_orders, 7)):
-        status, verb, button = (("canceled", "Cancel", "Cancel Order"), ("complete", "Mark as complete",
-                                                                         "Complete Order"))[n >= 4]
+        status, intent, button = (("canceled", "Cancel order {{number}}", "Cancel Order"),
+                                  ("complete", "Mark order {{number}} as complete", "Complete Order"))[n >= 4]
         number = f"{oid:06d}"
-        out.append(task(28 if n < 4 else 29, verb + " order {{number}}", {"number": number}, A,
+        out.append(task(28 if n < 4 else 29, intent, {"number": number}, A,
                         [click("link", "Orders"), type_("searchbox", "Search by order number or customer", number),
                          click("link", f"View order {number}"), click("button", button), stop()],
                         html=[{"url": f"{A}/admin/sales/order/view/{oid}", "locator": "", "required_contents":
