@@ -40,10 +40,12 @@ def generate_configs() -> list[dict]:
     for database, module in (("shop", tasks_shop), ("shop", tasks_admin), ("reddit", tasks_reddit),
                              ("gitlab", tasks_gitlab), ("wiki", tasks_wiki)):
         connection = sqlite3.connect(f"file:{folder / (database + '.sqlite')}?mode=ro", uri=True)
-        try:
-            configs.extend(module.generate(connection))
+        forum = sqlite3.connect(f"file:{folder / 'reddit.sqlite'}?mode=ro", uri=True)
+        try:  # the code-hosting generator also reads the forum, for its multi-site tasks
+            configs.extend(module.generate(connection, forum) if module is tasks_gitlab else module.generate(connection))
         finally:
             connection.close()
+            forum.close()
     for index, config in enumerate(configs):
         config["task_id"] = index
     return configs

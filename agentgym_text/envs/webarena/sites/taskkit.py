@@ -52,7 +52,8 @@ def stop(answer: str = "") -> dict:
 
 def task(template_id: int, intent_template: str, inst: dict[str, Any], start_url: str, gold: list[dict], *,
          answer: tuple[str, Any] | None = None, url: str | None = None, html: list[dict] | None = None,
-         db: list[dict] | None = None, progress: dict | None = None, string_note: str = "") -> dict:
+         db: list[dict] | None = None, progress: dict | None = None, string_note: str = "",
+         also: tuple[str, ...] = ()) -> dict:
     intent = intent_template
     for key, value in inst.items():
         intent = intent.replace("{{" + key + "}}", str(value))
@@ -63,7 +64,7 @@ def task(template_id: int, intent_template: str, inst: dict[str, Any], start_url
         eval_types.append("url_match")
     if html:
         eval_types.append("program_html")
-    sites = [_SITE_OF[start_url.split("/")[0]]]
+    sites = [_SITE_OF[start_url.split("/")[0]], *also]  # ``also``: the other sites of a multi-site task
     return {
         "sites": sites,
         "task_id": None,

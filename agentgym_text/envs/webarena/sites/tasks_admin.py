@@ -36,7 +36,8 @@ def generate(c: sqlite3.Connection) -> list[dict]:
                 steps.append(click("link", year))
             out.append(task(20, "What are the top-{{n}} best-selling products in {{year}}?", {"n": n, "year": year},
                             A, steps + [stop(", ".join(names))], answer=("must_include", names),
-                            progress={"url": f"{A}/admin/reports/bestsellers?year={year}",
+                            progress={"url": f"{A}/admin/reports/bestsellers" + (f"?year={year}" if year != years[-1]
+                                                                                else ""),
                                       "contents": [f"Bestsellers in {year}"]}))
 
     for term in ("refund", "quality", "cheap", "disappointed", "arrived"):
@@ -115,10 +116,10 @@ def generate(c: sqlite3.Connection) -> list[dict]:
 
     open_orders = rows(c, "SELECT id FROM orders WHERE status IN ('pending', 'processing') ORDER BY id")
     for n, (oid,) in enumerate(rng_for(28).sample(open_orders, 7)):
-        status, verb, button = (("canceled", "Cancel", "Cancel Order"), ("complete", "Mark as complete",
-                                                                         "Complete Order"))[n >= 4]
+        status, intent, button = (("canceled", "Cancel order {{number}}", "Cancel Order"),
+                                  ("complete", "Mark order {{number}} as complete", "Complete Order"))[n >= 4]
         number = f"{oid:06d}"
-        out.append(task(28 if n < 4 else 29, verb + " order {{number}}", {"number": number}, A,
+        out.append(task(28 if n < 4 else 29, intent, {"number": number}, A,
                         [click("link", "Orders"), type_("searchbox", "Search by order number or customer", number),
                          click("link", f"View order {number}"), click("button", button), stop()],
                         html=[{"url": f"{A}/admin/sales/order/view/{oid}", "locator": "", "required_contents":
@@ -134,5 +135,6 @@ def generate(c: sqlite3.Connection) -> list[dict]:
             steps.append(click("link", month[:4]))
         out.append(task(30, "How many orders were placed in {{month}}?", {"month": label}, A,
                         steps + [stop(str(count))], answer=("exact_match", str(count)),
-                        progress={"url": f"{A}/admin/reports/orders?year={month[:4]}", "contents": [month]}))
+                        progress={"url": f"{A}/admin/reports/orders" + (f"?year={month[:4]}" if month[:4] != years[-1]
+                                                                         else ""), "contents": [month]}))
     return out

@@ -6,7 +6,7 @@ import calendar
 import sqlite3
 
 from agentgym_text.envs.webarena.sites.gitlab_data import LABELS, USERNAME
-from agentgym_text.envs.webarena.sites.taskkit import G, click, rng_for, rows, stop, task, type_
+from agentgym_text.envs.webarena.sites.taskkit import G, R, click, goto, rng_for, rows, stop, task, type_
 
 __all__ = ["generate"]
 
@@ -19,7 +19,7 @@ def _q(text: str) -> str:
     return text.replace("'", "''")
 
 
-def generate(c: sqlite3.Connection) -> list[dict]:
+def generate(c: sqlite3.Connection, reddit: sqlite3.Connection | None = None) -> list[dict]:
     out: list[dict] = []
     projects = rows(c, "SELECT id, namespace, name FROM projects ORDER BY id")
     mine = [p for p in projects if p[1] == USERNAME]
@@ -27,7 +27,7 @@ def generate(c: sqlite3.Connection) -> list[dict]:
     new_issues = ("Add a changelog to the README", "Support Python 3.12", "Crash on empty config file path",
                   "Document the release process", "Add a command line flag for verbose output",
                   "Broken link in the contributing guide")
-    for (pid, ns, name), title in zip(rng_for(60).sample(projects, 6), new_issues):
+    for (pid, ns, name), title in zip(rng_for(60).sample(projects, 4), new_issues):
         out.append(task(60, "Open an issue titled \"{{title}}\" in the {{repo}} project", {"title": title, "repo": name},
                         G, _project(ns, name) + [click("link", "Issues"), click("link", "New issue"),
                                                  type_("textbox", "Title", title, 0), click("button", "Create issue"),
@@ -154,4 +154,27 @@ def generate(c: sqlite3.Connection) -> list[dict]:
                                {"must_include": ["Unstar"]}}],
                         db=[{"site": "gitlab", "sql": f"SELECT COUNT(*) FROM stars WHERE project_id = {pid}",
                              "expected": 1}]))
+    out.extend(_cross_site(c, reddit, projects))
+    return out
+
+
+def _cross_site(c: sqlite3.Connection, reddit: sqlite3.Connection | None, projects: list[tuple]) -> list[dict]:
+    """Multi-site tasks (as WebArena's reddit+gitlab ones): read a post title on the forum, file it as an issue."""
+    if reddit is None:
+        return []
+    out = []
+    forums = ("technology", "science")
+    for forum, (pid, ns, name) in zip(forums, rng_for(73).sample(projects, len(forums))):
+        title = rows(reddit, "SELECT p.title FROM posts p JOIN forums f ON f.id = p.forum_id WHERE f.name = ? "
+                             "ORDER BY p.upvotes DESC, p.id LIMIT 1", (forum,))[0][0]
+        out.append(task(73, "Open an issue in the {{repo}} project whose title is the title of the most upvoted post "
+                            "in the {{forum}} forum", {"repo": name, "forum": forum}, R,
+                        [click("link", "Forums"), click("link", forum), click("link", "Top"), goto(G)]
+                        + _project(ns, name) + [click("link", "Issues"), click("link", "New issue"),
+                                                type_("textbox", "Title", title, 0), click("button", "Create issue"),
+                                                stop()],
+                        html=[{"url": f"{G}/{ns}/{name}/-/issues", "locator": "", "required_contents":
+                               {"must_include": [title]}}],
+                        db=[{"site": "gitlab", "sql": f"SELECT COUNT(*) FROM issues WHERE project_id = {pid} AND "
+                             f"title = '{_q(title)}' AND author_id = 1", "expected": 1}], also=("gitlab",)))
     return out

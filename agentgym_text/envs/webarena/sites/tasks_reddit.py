@@ -78,7 +78,7 @@ def generate(c: sqlite3.Connection) -> list[dict]:
             top_ok.append((forum, best[0][0]))
     for forum, title in rng_for(44).sample(top_ok, 4):
         out.append(task(44, "What is the title of the most upvoted post in the {{forum}} forum?", {"forum": forum}, R,
-                        _forum(forum) + [click("link", "Top"), stop(title)], answer=("must_include", [title]),
+                        _forum(forum) + [click("link", "Top"), stop(title)], answer=("fuzzy_match", [title]),
                         progress={"url": f"{R}/f/{forum}?sort=top", "contents": [title]}))
 
     for pid, title, forum in rng_for(45).sample(all_posts, 4):

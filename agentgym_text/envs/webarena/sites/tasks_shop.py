@@ -32,17 +32,28 @@ def generate(c: sqlite3.Connection) -> list[dict]:
     products = findable_products(c)
 
     rng = rng_for(0)
-    for pid, name, price in rng.sample(products, 6):
+    for pid, name, price in rng.sample(products, 4):
         out.append(task(0, "What is the price of {{product}}?", {"product": name}, S,
                         _find(name) + [stop(f"${price:,.2f}")], answer=("must_include", [money_variants(price)]),
                         progress={"url": f"{S}/product/{pid}", "contents": [f"Price: ${price:,.2f}"]}))
+
+    for name in ("Brightcell Solar Hoverboard with Bluetooth Speaker", "Loftique Heated Marble Hammock for Two"):
+        words = name.split()
+        hits = rows(c, "SELECT COUNT(*) FROM products WHERE " + " AND ".join(["name LIKE ?"] * len(words)),
+                    tuple(f"%{w}%" for w in words))[0][0]
+        assert hits == 0, name
+        out.append(task(13, "What is the price of {{product}}?", {"product": name}, S,
+                        [type_("searchbox", "Search", name), stop("N/A")], answer=("fuzzy_match", "N/A"),
+                        string_note="The store does not sell this product.",
+                        progress={"url": f"{S}/search", "contents": ["0 items found"]}))
 
     rng = rng_for(1)
     for pid, name, _ in rng.sample(products, 4):
         count = rows(c, "SELECT COUNT(*) FROM reviews WHERE product_id = ?", (pid,))[0][0]
         out.append(task(1, "How many customer reviews does {{product}} have?", {"product": name}, S,
                         _find(name) + [stop(str(count))], answer=("exact_match", str(count)),
-                        progress={"url": f"{S}/product/{pid}", "contents": [f"({count} reviews)"]}))
+                        progress={"url": f"{S}/product/{pid}",
+                                  "contents": [f"({count} reviews)" if count else "No reviews yet"]}))
 
     mine = rows(c, "SELECT id, date, status, total FROM orders WHERE customer_id = 1 ORDER BY date, id")
     for which, (oid, date, _, _) in (("first", mine[0]), ("latest", mine[-1])):

@@ -28,12 +28,18 @@ def generate(c: sqlite3.Connection) -> list[dict]:
     kind = {k: [r[0] for r in rows(c, "SELECT title FROM articles WHERE kind = ? ORDER BY title", (k,))]
             for k in ("city", "country", "river", "person")}
 
-    for city in rng_for(80).sample(kind["city"], 6):
+    for city in rng_for(80).sample(kind["city"], 5):
         population = _fact(c, city, "Population")
         out.append(task(80, "What is the population of {{city}} according to its Wikipedia article?", {"city": city},
                         W, [_search(city), stop(population)],
                         answer=("must_include", [f"{population} |OR| {population.replace(',', '')}"]),
                         progress={"url": _url(city), "contents": [population]}))
+    missing = "Port Halloway"
+    assert not rows(c, "SELECT 1 FROM articles WHERE title LIKE ? OR body LIKE ?", (f"%{missing}%",) * 2)
+    out.append(task(89, "What is the population of {{city}} according to its Wikipedia article?", {"city": missing},
+                    W, [_search(missing), stop("N/A")], answer=("fuzzy_match", "N/A"),
+                    string_note="The wiki has no article about this city.",
+                    progress={"url": f"{W}/search", "contents": [f"0 results for '{missing}'"]}))
     for city in rng_for(81).sample(kind["city"], 5):
         year = _fact(c, city, "Founded")
         out.append(task(81, "In which year was {{city}} founded?", {"city": city}, W, [_search(city), stop(year)],
@@ -46,7 +52,7 @@ def generate(c: sqlite3.Connection) -> list[dict]:
     for city in rng_for(83).sample(kind["city"], 4):
         river = _fact(c, city, "River")
         out.append(task(83, "Which river flows through {{city}}?", {"city": city}, W, [_search(city), stop(river)],
-                        answer=("must_include", [river.replace(" River", "")]),
+                        answer=("fuzzy_match", [river]),
                         progress={"url": _url(city), "contents": [river]}))
     for city in rng_for(84).sample(kind["city"], 5):
         founder = _fact(c, city, "Founder")

@@ -181,6 +181,9 @@ class _Handler(BaseHTTPRequestHandler):
             try:
                 status, result = site.app.dispatch(Request(method, path, query, form, db))
                 db.commit()
+            except Exception:  # a bug or a hostile request must not kill the connection silently
+                db.rollback()
+                status, result = 500, site.app.page("Server error", "<p>The request could not be handled.</p>")
             finally:
                 db.close()
         if isinstance(result, Redirect):
