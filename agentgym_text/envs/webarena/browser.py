@@ -23,17 +23,15 @@ import os
 import shutil
 import threading
 import time
-from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from agentgym_text.core.registry import MissingDependency
+from agentgym_text.envs.webarena.axtree import AXNode, PageState, layout_boxes, prune_to_viewport
 
 __all__ = ["Browser", "Session", "AXNode", "PageState", "find_chromium", "origin_of", "VIEWPORT"]
 
 VIEWPORT = {"width": 1280, "height": 720}
 """AgentBoard's window size."""
-IN_VIEWPORT_RATIO = 0.6
-"""WebArena keeps a node when at least this share of its box lies inside the viewport."""
 _SETTLE_TIMEOUT_S = 8.0
 _NAVIGATION_WATCH = """
 window.__agNav = false;
@@ -77,31 +75,6 @@ def origin_of(url: str) -> str:
         return ""
     port = port or (443 if parts.scheme == "https" else 80)
     return f"{parts.scheme}://{parts.hostname.lower()}:{port}"
-
-
-@dataclass
-class AXNode:
-    """One accessibility node kept for the observation (already pruned to the viewport)."""
-
-    role: str
-    name: str
-    properties: list[tuple[str, str]]
-    backend_id: int | None
-    depth: int
-    element_id: int = 0
-
-
-@dataclass
-class PageState:
-    """What one observation shows: the tabs, the active tab's URL and its accessibility nodes."""
-
-    url: str
-    tabs: list[str]
-    active: int
-    nodes: list[AXNode] = field(default_factory=list)
-    outline: list[tuple[str, str, int, int]] = field(default_factory=list)
-    """Every laid-out node of the page in tree order: (role, name, element id, 0 in the viewport / -1 above /
-    +1 below it), so the expert can count occurrences and know which way to scroll."""
 
 
 _DRIVERS: dict[tuple[int, int], list] = {}
@@ -309,71 +282,11 @@ class Session:
         cdp = self._cdp()
         try:
             tree = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
-            boxes = self._layout_boxes(cdp)
+            boxes = layout_boxes(cdp)
         finally:
             cdp.detach()
-        by_id: dict[str, dict] = {}
-        for node in tree:
-            by_id.setdefault(node["nodeId"], node)
-        if not by_id:
-            return [], []
-        root = tree[0]
         metrics = self.page.evaluate("[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]")
-        view = (float(metrics[0]), float(metrics[1]), float(metrics[2]), float(metrics[3]))
-        kept: list[AXNode] = []
-        outline: list[tuple[str, str, int, int]] = []
-        counter = 0
-
-        def visit(node: dict, depth: int) -> None:
-            nonlocal counter
-            counter += 1
-            number = counter
-            child_depth = depth
-            if not node.get("ignored"):
-                backend = node.get("backendDOMNodeId")
-                role = str(node.get("role", {}).get("value", ""))
-                inside = role == "RootWebArea" or _in_view(boxes.get(backend), view)
-                if inside:
-                    properties = [
-                        (str(prop["name"]), _prop_text(prop["value"]["value"]))
-                        for prop in node.get("properties", [])
-                        if "value" in prop.get("value", {})
-                    ]
-                    name = str(node.get("name", {}).get("value", ""))
-                    kept.append(AXNode(role, name, properties, backend, depth, element_id=number))
-                    outline.append((role, name, number, 0))
-                    child_depth = depth + 1
-                elif boxes.get(backend) and boxes[backend][2] and boxes[backend][3]:
-                    side = -1 if boxes[backend][1] < view[1] else 1
-                    outline.append((role, str(node.get("name", {}).get("value", "")), number, side))
-            for child in node.get("childIds", []):
-                if child in by_id:
-                    visit(by_id[child], child_depth)
-
-        visit(root, 0)
-        return kept, outline
-
-    @staticmethod
-    def _layout_boxes(cdp) -> dict[int, tuple[float, float, float, float]]:
-        """backend node id -> (x, y, width, height) in page coordinates, in one DOMSnapshot call."""
-        snap = cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": False})
-        boxes: dict[int, tuple[float, float, float, float]] = {}
-        if not snap["documents"]:
-            return boxes
-        document = snap["documents"][0]
-        backend_ids = document["nodes"]["backendNodeId"]
-        layout = document["layout"]
-        for index, bounds in zip(layout["nodeIndex"], layout["bounds"]):
-            backend = backend_ids[index]
-            x, y, w, h = bounds
-            if backend in boxes:  # a node with several boxes (wrapped text): their union
-                bx, by, bw, bh = boxes[backend]
-                right, bottom = max(bx + bw, x + w), max(by + bh, y + h)
-                bx, by = min(bx, x), min(by, y)
-                boxes[backend] = (bx, by, right - bx, bottom - by)
-            else:
-                boxes[backend] = (x, y, w, h)
-        return boxes
+        return prune_to_viewport(tree, boxes, tuple(float(value) for value in metrics))
 
     # ---- input ---------------------------------------------------------------------------------------
     def center_of(self, backend_id: int) -> tuple[float, float] | None:
@@ -505,19 +418,3 @@ class Session:
             self.context.close()
         except Exception:
             pass
-
-
-def _prop_text(value) -> str:
-    return str(value)
-
-
-def _in_view(box, view) -> bool:
-    if not box:
-        return False
-    x, y, w, h = box
-    if w == 0 or h == 0:
-        return False
-    vx, vy, vw, vh = view
-    overlap_w = max(0.0, min(x + w, vx + vw) - max(x, vx))
-    overlap_h = max(0.0, min(y + h, vy + vh) - max(y, vy))
-    return overlap_w * overlap_h / (w * h) >= IN_VIEWPORT_RATIO

@@ -21,10 +21,10 @@ from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.webarena.actions import GRAMMAR, ActionError, parse_action
-from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Session, origin_of
+from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Session
 from agentgym_text.envs.webarena.expert import Expert
 from agentgym_text.envs.webarena.render import DEFAULT_MAX_CHARS, render_page
-from agentgym_text.envs.webarena.urls import UrlMap, PLACEHOLDERS
+from agentgym_text.envs.webarena.urls import UrlMap
 
 __all__ = ["WebArenaEnv", "load_task_config", "CLICKABLE_ROLES"]
 
@@ -56,8 +56,9 @@ class WebArenaEnv(TextEnv):
     Keyword arguments: ``task_config`` (WebArena's ``test.raw.json`` or a folder of per-task configs: your tasks,
     on the served sites unless ``sites`` is given); ``sites`` (site name -> base URL of your own deployment) and
     optional ``auth_dir`` (its ``.auth`` folder of
-    storage states) and ``db_paths`` (site -> SQLite file, for the ``db_checks`` extension); ``llm`` (a callable ``messages -> reply text``) to judge ``fuzzy_match`` answers as WebArena
-    does (without it, fuzzy answers are matched by rules); ``chromium_path``; ``max_obs_chars`` (the tree is
+    storage states) and ``db_paths`` (site -> SQLite file, for the ``db_checks`` extension); ``judge_model`` (with ``judge_base_url``; key in ``OPENAI_API_KEY``) or ``llm`` (a callable
+    ``messages -> reply text``) to judge ``fuzzy_match`` answers with a chat model as WebArena does (without
+    one, fuzzy answers are matched by rules); ``chromium_path``; ``max_obs_chars`` (the tree is
     cut there, default 7680 = WebArena's 1920 tokens x 4); ``show_real_urls`` (off: WebArena's site names).
 
     >>> env = WebArenaEnv()
@@ -82,6 +83,8 @@ class WebArenaEnv(TextEnv):
         auth_dir: str | Path | None = None,
         db_paths: dict[str, str | Path] | None = None,
         llm: Callable[[list[dict]], str] | None = None,
+        judge_model: str | None = None,
+        judge_base_url: str | None = None,
         chromium_path: str | None = None,
         max_obs_chars: int = DEFAULT_MAX_CHARS,
         show_real_urls: bool = False,
@@ -101,6 +104,10 @@ class WebArenaEnv(TextEnv):
         self._site_urls = dict(sites or {})
         self._auth_dir = Path(auth_dir) if auth_dir else None
         self._db_paths = {name: Path(path) for name, path in (db_paths or {}).items()}
+        if llm is None and judge_model:
+            from agentgym_text.envs.webarena.judge import make_judge
+
+            llm = make_judge(judge_model, judge_base_url)
         self._llm = llm
         self._chromium_path = chromium_path
         self._max_obs_chars = max_obs_chars

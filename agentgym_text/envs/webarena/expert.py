@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentgym_text.envs.webarena.actions import Action
-from agentgym_text.envs.webarena.browser import AXNode, PageState
+from agentgym_text.envs.webarena.axtree import AXNode, PageState
 from agentgym_text.envs.webarena.urls import UrlMap
 
 __all__ = ["Expert", "resolve_step"]

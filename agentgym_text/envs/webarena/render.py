@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from agentgym_text.envs.webarena.browser import AXNode, PageState
+from agentgym_text.envs.webarena.axtree import AXNode, PageState
 
 __all__ = ["render_tree", "render_tabs", "render_page", "IGNORED_PROPERTIES", "DEFAULT_MAX_CHARS"]
 
