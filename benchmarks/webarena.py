@@ -7,7 +7,8 @@ Usage: .venv/bin/python benchmarks/webarena.py [--episodes 12] [--envs 1 2]
 - reset: wall clock of later resets (fresh database copies, fresh browser context, start page, first observation);
 - step: wall clock of ``env.step`` in expert episodes over evenly spread shipped tasks, p50 / p95 / max, and by
   action kind (click, type, goto, scroll, stop);
-- memory: RSS of the Python process plus every Chromium process under it, for 1 and N envs in one process
+- memory: PSS (shared pages split between the processes sharing them) and the plain RSS sum of the Python
+  process plus the Playwright driver and every Chromium process under it, for 1 and N envs in one process
   (``--envs``), after their episodes; per env = total / N.
 Wall-clock figures on a shared machine are upper bounds.
 """
@@ -23,8 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def _rss_tree_mb(pid: int) -> float:
-    """RSS of ``pid`` and all its descendants, in MB (from /proc)."""
+def _memory_tree_mb(pid: int) -> tuple[float, float]:
+    """(RSS, PSS) of ``pid`` and all its descendants, in MB (from /proc). RSS counts shared pages once per
+    process (Chromium's processes share most of theirs); PSS splits them, so it adds up to what is really used."""
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -32,17 +34,20 @@ def _rss_tree_mb(pid: int) -> float:
             children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
         except (OSError, IndexError, ValueError):
             continue
-    total, stack = 0, [pid]
+    rss = pss = 0
+    stack = [pid]
     while stack:
         current = stack.pop()
         try:
-            for line in Path(f"/proc/{current}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
+            for line in Path(f"/proc/{current}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Rss:"):
+                    rss += int(line.split()[1])
+                elif line.startswith("Pss:"):
+                    pss += int(line.split()[1])
         except OSError:
             pass
         stack.extend(children.get(current, []))
-    return total / 1024
+    return rss / 1024, pss / 1024
 
 
 def _percentiles(values: list[float]) -> str:
@@ -100,9 +105,9 @@ def main() -> None:
             one.reset(options={"task_index": chosen[i % len(chosen)]})
             while not one.episode_over:
                 one.step(one.expert_action())
-        total = _rss_tree_mb(os.getpid())
-        print(f"memory with {number} env(s) in one process (Python + Chromium processes): {total:.0f} MB, "
-              f"{total / number:.0f} MB per env")
+        rss, pss = _memory_tree_mb(os.getpid())
+        print(f"memory with {number} env(s) in one process (Python + driver + Chromium processes): PSS {pss:.0f} MB "
+              f"({pss / number:.0f} MB per env), RSS sum {rss:.0f} MB ({rss / number:.0f} MB per env)")
         for one in envs:
             one.close()
 
