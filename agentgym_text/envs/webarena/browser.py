@@ -1,0 +1,420 @@
+"""Headless Chromium through Playwright, fenced to the served sites, read through the accessibility tree.
+
+Why our own small CDP layer and not ``browsergym-core``: browsergym marks every DOM element with a ``bid``
+attribute by injected JavaScript and flattens its own AXTree with those bids; its observation and its action set
+(``click('a12')``, Python-like calls) are BrowserGym's, not WebArena's. WebArena's format is simpler: the CDP
+``Accessibility.getFullAXTree`` of the page, pruned to the viewport, printed as ``[id] role 'name' props``, and
+actions that address those ids. That is a few CDP calls (this module) plus the printing (``render.py``);
+depending on browsergym would add its dependency tree (numpy, PIL, pyparsing, lxml...) and an extra translation
+between two id schemes for no gain. So: Playwright (PyPI) for the browser, CDP for the tree, nothing else.
+
+Ids: WebArena prints CDP's accessibility node ids, which Chromium hands out per renderer process in request
+order — not the same across runs or processes. We number the accessibility nodes of the current document in
+tree order (1, 2, ...), so the same page always reads the same and an id stays valid until the page changes.
+
+The fence: every request of the context goes through a route that aborts any URL that is not http(s) on one
+of the sites' origins (links, redirects, form posts, ``window.open`` popups, sub-resources); a tab that still
+ends up elsewhere (``data:``, ``file:``) is sent back. ``goto`` is checked before the browser sees it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from urllib.parse import urlsplit
+
+from agentgym_text.core.registry import MissingDependency
+from agentgym_text.envs.webarena.axtree import AXNode, PageState, layout_boxes, prune_to_viewport
+
+__all__ = ["Browser", "Session", "AXNode", "PageState", "find_chromium", "origin_of", "VIEWPORT"]
+
+VIEWPORT = {"width": 1280, "height": 720}
+"""AgentBoard's window size."""
+_SETTLE_TIMEOUT_S = 8.0
+_NAVIGATION_WATCH = """
+window.__agNav = false;
+window.__agPopup = false;
+const __agOpen = window.open;
+window.open = function (...args) { window.__agPopup = true; return __agOpen.apply(window, args); };
+addEventListener('beforeunload', () => { window.__agNav = true; });
+addEventListener('submit', () => { window.__agNav = true; }, true);
+addEventListener('click', (event) => {
+  const link = event.target && event.target.closest ? event.target.closest('a[href]') : null;
+  if (!link) return;
+  const href = link.getAttribute('href') || '';
+  if (href.startsWith('#') || href.startsWith('javascript:')) return;
+  if (link.target && link.target !== '_self') { window.__agPopup = true; return; }
+  window.__agNav = true;
+}, true);
+"""
+# Input that starts a navigation (a link, a form, Enter in a form) marks the document; settle() then waits for its
+# replacement. Watching requests alone is racy: the request event arrives tens of ms after the key press.
+
+
+def find_chromium(executable: str | None = None) -> str:
+    """The Chromium binary to launch (``executable`` or ``chromium`` on PATH), or a MissingDependency naming it."""
+    path = executable or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        raise MissingDependency(
+            "AgentBoard/WebArena-v0 needs Debian's Chromium (`make system` or `sudo apt-get install chromium`); "
+            "Playwright's own browser download is not used. Or pass chromium_path=... to gym.make."
+        )
+    return path
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host:port`` of an http(s) URL in lower case, '' for anything else."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return ""
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return ""
+    port = port or (443 if parts.scheme == "https" else 80)
+    return f"{parts.scheme}://{parts.hostname.lower()}:{port}"
+
+
+_DRIVERS: dict[tuple[int, int], list] = {}
+"""(process, thread) -> [Playwright, users]: Playwright's sync API allows one driver per thread, shared by its
+browsers; the process id keeps a forked child (a vector env's worker) from using its parent's driver."""
+
+
+def _driver():
+    thread = (os.getpid(), threading.get_ident())
+    if thread not in _DRIVERS:
+        try:
+            from playwright.sync_api import sync_playwright
+        except ModuleNotFoundError as error:
+            raise MissingDependency(
+                "AgentBoard/WebArena-v0 needs the 'webarena' extra: pip install 'agentgym-text[webarena]'"
+            ) from error
+        _DRIVERS[thread] = [sync_playwright().start(), 0]
+    entry = _DRIVERS[thread]
+    entry[1] += 1
+    return entry[0]
+
+
+def _release_driver() -> None:
+    thread = (os.getpid(), threading.get_ident())
+    entry = _DRIVERS.get(thread)
+    if entry is None:
+        return
+    entry[1] -= 1
+    if entry[1] <= 0:
+        del _DRIVERS[thread]
+        entry[0].stop()
+
+
+class Browser:
+    """One headless Chromium process (started lazily by the first ``new_session``)."""
+
+    def __init__(self, executable: str | None = None, headless: bool = True):
+        self.executable = find_chromium(executable)
+        self.headless = headless
+        self._playwright = None
+        self._browser = None
+
+    def _ensure(self):
+        if self._browser is None:
+            self._playwright = _driver()
+            self._browser = self._playwright.chromium.launch(
+                executable_path=self.executable, headless=self.headless,
+                args=["--no-first-run", "--disable-extensions", "--disable-background-networking"],
+            )
+        return self._browser
+
+    def new_session(self, origins: list[str], storage_state: str | None = None) -> "Session":
+        """A fresh browser context (no history; cookies only from ``storage_state``) that reaches only ``origins``."""
+        return Session(self._ensure(), origins, storage_state)
+
+    def close(self) -> None:
+        if self._browser is not None:
+            try:
+                self._browser.close()
+            finally:
+                self._browser = None
+                self._playwright = None
+                _release_driver()
+
+
+class Session:
+    """One episode's browser context: its tabs, the fence around the sites, and CDP reads and inputs."""
+
+    def __init__(self, browser, origins: list[str], storage_state: str | None = None):
+        self.origins = {origin_of(url) for url in origins} - {""}
+        self.context = browser.new_context(viewport=VIEWPORT, service_workers="block", storage_state=storage_state)
+        self.context.add_init_script(_NAVIGATION_WATCH)
+        self.context.route("**/*", self._fence)
+        self.pages: list = []
+        self.active = 0
+        self.blocked: list[str] = []
+        self._pending_navigations = 0
+        self._failed_navigations = 0
+        self._adopting = True
+        self.context.on("page", self._adopt)
+        self.context.on("request", self._on_request)
+        self.context.on("requestfinished", self._on_request_done)
+        self.context.on("requestfailed", self._on_request_done)
+        self.new_tab()
+
+    # ---- fence -----------------------------------------------------------------------------------
+    def allowed(self, url: str) -> bool:
+        return origin_of(url) in self.origins
+
+    def _fence(self, route) -> None:
+        url = route.request.url
+        if self.allowed(url):
+            route.continue_()
+        elif route.request.is_navigation_request():
+            # A 204 answer to a navigation leaves the tab where it is (no error page, no history entry).
+            self.blocked.append(url)
+            self._failed_navigations += 1
+            route.fulfill(status=204, body="")
+        else:
+            self.blocked.append(url)
+            route.abort("blockedbyclient")
+
+    def _on_request(self, request) -> None:
+        if request.is_navigation_request():
+            self._pending_navigations += 1
+
+    def _on_request_done(self, request) -> None:
+        if request.is_navigation_request():
+            self._pending_navigations = max(0, self._pending_navigations - 1)
+            if request.failure is not None:
+                self._failed_navigations += 1
+
+    def _adopt(self, page) -> None:
+        if self._adopting and page not in self.pages:
+            self.pages.append(page)
+            self.active = len(self.pages) - 1
+
+    # ---- tabs --------------------------------------------------------------------------------------
+    @property
+    def page(self):
+        return self.pages[self.active]
+
+    def new_tab(self) -> None:
+        page = self.context.new_page()
+        self._adopt(page)
+
+    def focus_tab(self, index: int) -> None:
+        self.active = index
+        self.page.bring_to_front()
+
+    def close_tab(self) -> None:
+        page = self.pages.pop(self.active)
+        page.close()
+        if not self.pages:
+            self.new_tab()
+        self.active = min(self.active, len(self.pages) - 1)
+        self.page.bring_to_front()
+
+    # ---- navigation ----------------------------------------------------------------------------------
+    def goto(self, url: str) -> None:
+        try:
+            self.page.goto(url, wait_until="load", timeout=_SETTLE_TIMEOUT_S * 1000)
+        except Exception:  # a blocked or failed load leaves the tab where Chromium put it; settle() fixes it
+            pass
+        self.settle()
+
+    def go_back(self) -> None:
+        self.page.go_back(wait_until="load")
+        self.settle()
+
+    def go_forward(self) -> None:
+        self.page.go_forward(wait_until="load")
+        self.settle()
+
+    def settle(self) -> None:
+        """Wait until navigations have finished and the document is loaded; pull a stray tab back inside."""
+        deadline = time.monotonic() + _SETTLE_TIMEOUT_S
+        failed = self._failed_navigations
+        tabs = len(self.pages)
+        while time.monotonic() < deadline:
+            page = self.page
+            try:
+                if self._failed_navigations != failed:  # the fence refused it: nothing more will come
+                    failed = self._failed_navigations
+                    page.evaluate("window.__agNav = false")
+                navigating, ready, popup = page.evaluate(
+                    "[window.__agNav === true, document.readyState, window.__agPopup === true]")
+                if popup:  # wait for the new tab to show up, then settle on it
+                    while len(self.pages) == tabs and time.monotonic() < deadline:
+                        page.wait_for_timeout(10)
+                    page.evaluate("window.__agPopup = false")
+                    tabs = len(self.pages)
+                    continue
+            except Exception:  # the document is being replaced
+                navigating, ready = True, "loading"
+            if not navigating and ready == "complete" and self._pending_navigations == 0:
+                break
+            page.wait_for_timeout(10)
+        for page in list(self.pages):
+            url = page.url
+            if url != "about:blank" and not self.allowed(url):
+                self.blocked.append(url)
+                try:
+                    page.go_back(wait_until="load")
+                except Exception:
+                    pass
+                if not self.allowed(page.url):
+                    page.goto("about:blank")
+
+    # ---- reading -------------------------------------------------------------------------------------
+    def state(self) -> PageState:
+        titles = []
+        for page in self.pages:
+            try:
+                titles.append(page.title())
+            except Exception:
+                titles.append("")
+        nodes, outline = self._ax_nodes()
+        return PageState(url=self.page.url, tabs=titles, active=self.active, nodes=nodes, outline=outline)
+
+    def _cdp(self):
+        return self.context.new_cdp_session(self.page)
+
+    def _ax_nodes(self) -> tuple[list[AXNode], list[tuple[str, str, int, int]]]:
+        cdp = self._cdp()
+        try:
+            tree = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
+            boxes = layout_boxes(cdp)
+        finally:
+            cdp.detach()
+        metrics = self.page.evaluate("[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]")
+        return prune_to_viewport(tree, boxes, tuple(float(value) for value in metrics))
+
+    # ---- input ---------------------------------------------------------------------------------------
+    def center_of(self, backend_id: int) -> tuple[float, float] | None:
+        """Scroll the node into view and return its centre in viewport pixels (None if it has no box)."""
+        cdp = self._cdp()
+        try:
+            try:
+                cdp.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": backend_id})
+                quads = cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id})["quads"]
+            except Exception:
+                return None
+        finally:
+            cdp.detach()
+        if not quads:
+            return None
+        quad = quads[0]
+        xs, ys = quad[0::2], quad[1::2]
+        return (sum(xs) / 4, sum(ys) / 4)
+
+    def click(self, backend_id: int) -> bool:
+        point = self.center_of(backend_id)
+        if point is None:
+            return False
+        self.page.mouse.click(*point)
+        self.settle()
+        return True
+
+    def hover(self, backend_id: int) -> bool:
+        point = self.center_of(backend_id)
+        if point is None:
+            return False
+        self.page.mouse.move(*point)
+        self.settle()
+        return True
+
+    def _node_name(self, backend_id: int) -> str:
+        cdp = self._cdp()
+        try:
+            return cdp.send("DOM.describeNode", {"backendNodeId": backend_id})["node"]["nodeName"].upper()
+        except Exception:
+            return ""
+        finally:
+            cdp.detach()
+
+    def _choose_option(self, backend_id: int, label: str, submit: bool) -> bool:
+        """A <select>: pick the option whose text is ``label`` (what typing its name does in a real browser)."""
+        cdp = self._cdp()
+        try:
+            handle = cdp.send("DOM.resolveNode", {"backendNodeId": backend_id})["object"]["objectId"]
+            result = cdp.send("Runtime.callFunctionOn", {
+                "objectId": handle, "returnByValue": True, "arguments": [{"value": label}, {"value": submit}],
+                "functionDeclaration": "function(label, submit) { const want = label.trim().toLowerCase();"
+                " const option = Array.from(this.options).find(o => o.text.trim().toLowerCase() === want)"
+                " || Array.from(this.options).find(o => o.text.trim().toLowerCase().startsWith(want));"
+                " if (!option) return false; this.value = option.value;"
+                " this.dispatchEvent(new Event('input', {bubbles: true}));"
+                " this.dispatchEvent(new Event('change', {bubbles: true}));"
+                " if (submit && this.form) this.form.requestSubmit(); return true; }",
+            })
+            return bool(result.get("result", {}).get("value"))
+        except Exception:
+            return False
+        finally:
+            cdp.detach()
+
+    def type(self, backend_id: int, text: str, enter: bool) -> bool:
+        """Click the field, replace its content with ``text``, then press Enter when asked (a <select> gets
+        the option named ``text``)."""
+        if self._node_name(backend_id) == "SELECT":
+            if not self._choose_option(backend_id, text, enter):
+                return False
+            self.settle()
+            return True
+        point = self.center_of(backend_id)
+        if point is None:
+            return False
+        page = self.page
+        page.mouse.click(*point)
+        page.keyboard.press("ControlOrMeta+a")
+        page.keyboard.press("Delete")
+        page.keyboard.type(text)
+        if enter:
+            page.keyboard.press("Enter")
+        self.settle()
+        return True
+
+    def press(self, keys: str) -> None:
+        self.page.keyboard.press(keys)
+        self.settle()
+
+    def scroll(self, down: bool) -> None:
+        self.page.evaluate(f"window.scrollBy(0, {'' if down else '-'}window.innerHeight)")
+        self.settle()
+
+    def page_text(self, url: str | None = None, selector: str = "") -> str:
+        """The text of the active page (or of ``url`` opened in a scratch tab): whole, or what ``selector`` (a
+        JavaScript expression, as in WebArena's program_html locators, or a CSS selector) gives."""
+        page = self.page
+        scratch = None
+        if url is not None and url != page.url:
+            self._adopting, active = False, self.active
+            scratch = self.context.new_page()
+            try:
+                scratch.goto(url, wait_until="load", timeout=_SETTLE_TIMEOUT_S * 1000)
+            except Exception:
+                pass
+            page = scratch
+        try:
+            if selector:
+                try:  # WebArena's locators are JavaScript expressions ("document.querySelector(...).value")
+                    value = page.evaluate(f"() => {selector}")
+                except Exception:  # else a CSS selector: the element's value or text
+                    value = page.evaluate(
+                        "s => { const e = document.querySelector(s); if (!e) return ''; return ('value' in e && "
+                        "typeof e.value === 'string' && e.tagName !== 'BUTTON' && e.tagName !== 'LI') ? e.value : "
+                        "e.innerText; }", selector)
+                return "" if value is None else str(value)
+            return page.evaluate("document.body ? document.body.innerText : ''")
+        except Exception:
+            return ""
+        finally:
+            if scratch is not None:
+                scratch.close()
+                self.pages = [p for p in self.pages if p is not scratch]
+                self._adopting, self.active = True, active
+
+    def close(self) -> None:
+        try:
+            self.context.close()
+        except Exception:
+            pass

@@ -1,0 +1,313 @@
+"""``AgentBoard/WebArena-v0``: WebArena's tasks in a real headless Chromium, on sites the package serves.
+
+One Chromium per env (started at the first reset, closed by ``close()``), one fresh browser context per episode
+(no cookies or history carried over) and, with the package's sites, one fresh copy of every site database per
+episode (``SiteServer.reset``). With ``sites={...}`` and ``task_config=...`` the env drives a user's own WebArena
+deployment on WebArena's task files instead (the sites are then not reset between episodes: reset them as
+WebArena's own scripts do).
+
+Site URLs are shown under WebArena's public names (``http://onestopmarket.com`` for the shop, ...) as AgentBoard
+does, and mapped back in ``goto``: the served ports change from run to run, the observations must not.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from agentgym_text.core.info import InvalidReason, difficulty_from_subgoals
+from agentgym_text.core.progress import Progress
+from agentgym_text.core.tasks import TaskSet, TaskSpec
+from agentgym_text.core.text_env import Outcome, Start, TextEnv
+from agentgym_text.envs.webarena.actions import GRAMMAR, ActionError, parse_action
+from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Session
+from agentgym_text.envs.webarena.expert import Expert
+from agentgym_text.envs.webarena.render import DEFAULT_MAX_CHARS, render_page
+from agentgym_text.envs.webarena.urls import UrlMap
+
+__all__ = ["WebArenaEnv", "load_task_config", "CLICKABLE_ROLES"]
+
+CLICKABLE_ROLES = ("link", "button", "checkbox", "radio", "tab", "menuitem", "option", "combobox", "switch",
+                   "treeitem", "columnheader")
+_TYPEABLE_ROLES = ("textbox", "searchbox", "combobox", "spinbutton")
+
+
+def load_task_config(path: str | Path) -> TaskSet:
+    """WebArena's task file (a list of configs, or one config, or a folder of ``<n>.json`` files) as a TaskSet."""
+    path = Path(path)
+    if path.is_dir():
+        configs = [json.loads(p.read_text()) for p in sorted(path.glob("*.json"), key=lambda p: (len(p.stem), p.stem))]
+    else:
+        data = json.loads(path.read_text())
+        configs = data if isinstance(data, list) else [data]
+    tasks = []
+    for config in configs:
+        goal = config.get("intent", "")
+        subgoals = len(config.get("eval", {}).get("program_html", []) or []) + 1
+        tasks.append(TaskSpec(f"webarena-{int(config['task_id']):03d}", params=config, goal=goal,
+                              difficulty=difficulty_from_subgoals(subgoals, "webarena"), max_steps=30))
+    return TaskSet(tasks)
+
+
+class WebArenaEnv(TextEnv):
+    """WebArena in a real browser: read ``[id] role 'name'`` lines, act with ``click [id]``, ``type [id] [text]``...
+
+    Keyword arguments: ``task_config`` (WebArena's ``test.raw.json`` or a folder of per-task configs: your tasks,
+    on the served sites unless ``sites`` is given); ``sites`` (site name -> base URL of your own deployment) and
+    optional ``auth_dir`` (its ``.auth`` folder of
+    storage states) and ``db_paths`` (site -> SQLite file, for the ``db_checks`` extension); ``judge_model`` (with ``judge_base_url``; key in ``OPENAI_API_KEY``) or ``llm`` (a callable
+    ``messages -> reply text``) to judge ``fuzzy_match`` answers with a chat model as WebArena does (without
+    one, fuzzy answers are matched by rules); ``chromium_path``; ``max_obs_chars`` (the tree is
+    cut there, default 7680 = WebArena's 1920 tokens x 4); ``show_real_urls`` (off: WebArena's site names).
+
+    >>> env = WebArenaEnv()
+    >>> obs, info = env.reset(options={"task_index": 0})
+    >>> obs.startswith("WINDOWED PAGE:{"), info["progress_rate"]
+    (True, 0.0)
+    >>> while not env.episode_over:
+    ...     obs, reward, terminated, truncated, info = env.step(env.expert_action())
+    >>> info["success"], info["progress_rate"]
+    (True, 1.0)
+    >>> env.close()
+    """
+
+    cheap_admissible_actions = True
+    action_format = "one WebArena action: " + GRAMMAR
+    action_example = "click [12]"
+
+    def __init__(
+        self,
+        sites: dict[str, str] | None = None,
+        task_config: str | Path | None = None,
+        auth_dir: str | Path | None = None,
+        db_paths: dict[str, str | Path] | None = None,
+        llm: Callable[[list[dict]], str] | None = None,
+        judge_model: str | None = None,
+        judge_base_url: str | None = None,
+        chromium_path: str | None = None,
+        max_obs_chars: int = DEFAULT_MAX_CHARS,
+        show_real_urls: bool = False,
+        **kwargs,
+    ):
+        if sites is not None and task_config is None:
+            raise ValueError("a deployment of your own (sites=...) needs its task file: task_config=<WebArena's "
+                             "test.raw.json or a folder of task configs>; the shipped tasks only fit the served sites")
+        if task_config is not None:
+            tasks = load_task_config(task_config)
+        else:
+            from agentgym_text.envs.webarena.tasks import TASKS
+
+            tasks = TASKS
+        super().__init__(tasks, **kwargs)
+        self._own_sites = sites is None
+        self._site_urls = dict(sites or {})
+        self._auth_dir = Path(auth_dir) if auth_dir else None
+        self._db_paths = {name: Path(path) for name, path in (db_paths or {}).items()}
+        if llm is None and judge_model:
+            from agentgym_text.envs.webarena.judge import make_judge
+
+            llm = make_judge(judge_model, judge_base_url)
+        self._llm = llm
+        self._chromium_path = chromium_path
+        self._max_obs_chars = max_obs_chars
+        self._show_real_urls = show_real_urls
+        self._server = None
+        self._browser: Browser | None = None
+        self._session: Session | None = None
+        self._urls = UrlMap({})
+        self._shown: dict[int, AXNode] = {}
+        self._state: PageState | None = None
+        self._tracker = None
+        self._config: dict[str, Any] = {}
+        self._expert = Expert()
+        self._page_text = ""
+        self._progress_value = 0.0
+
+    # ---- set-up --------------------------------------------------------------------------------------
+    def _sites(self) -> dict[str, str]:
+        if self._own_sites and self._server is None:
+            from agentgym_text.envs.webarena.sites import SiteServer
+
+            self._server = SiteServer()
+            self._site_urls = dict(self._server.start())
+            self._urls = UrlMap(self._site_urls)
+        elif not self._own_sites and not self._urls.sites:
+            self._urls = UrlMap(self._site_urls)
+        return self._site_urls
+
+    def _start(self, task: TaskSpec, seed: int) -> Start:
+        from agentgym_text.envs.webarena.progress import ProgressTracker
+
+        sites = self._sites()
+        if self._server is not None:
+            self._server.reset()
+        if self._session is not None:
+            self._session.close()
+        if self._browser is None:
+            self._browser = Browser(self._chromium_path)
+        self._config = dict(task.params)
+        self._session = self._browser.new_session(list(sites.values()), storage_state=self._storage_state())
+        for index, url in enumerate(str(self._config.get("start_url", "")).split(" |AND| ")):
+            if index:
+                self._session.new_tab()
+            self._session.goto(self._urls.fill(url.strip()))
+        if self._session.active:
+            self._session.focus_tab(0)
+        self._tracker = ProgressTracker(self._config, sites)
+        self._progress_value = 0.0
+        self._expert.start(self._config.get("gold") or [], str(self._config.get("start_url", "")))
+        observation = self._observe()
+        return Start(observation, goal=self._config.get("intent", task.goal))
+
+    def _storage_state(self) -> str | None:
+        state = self._config.get("storage_state") if self._config else None
+        if not state or self._auth_dir is None:
+            return None
+        path = self._auth_dir / Path(str(state)).name
+        return str(path) if path.is_file() else None
+
+    # ---- observation ----------------------------------------------------------------------------------
+    def _observe(self) -> str:
+        self._state = self._session.state()
+        text, self._shown = render_page(self._state, self._max_obs_chars)
+        self._page_text = self._session.page_text()
+        return text if self._show_real_urls else self._urls.hide(text)
+
+    # ---- actions ----------------------------------------------------------------------------------------
+    def _act(self, action: str) -> Outcome:
+        try:
+            parsed = parse_action(action)
+        except ActionError as error:
+            return Outcome.invalid(f"Invalid action: {error}", InvalidReason.UNPARSABLE)
+        self._expert.saw(action, parsed)
+        session = self._session
+        kind = parsed.kind
+        if kind in ("click", "hover", "type"):
+            node = self._shown.get(parsed.element_id)
+            if node is None or node.backend_id is None:
+                return Outcome.invalid(
+                    f"Invalid {kind} action: there is no element [{parsed.element_id}] on the page shown; use an id "
+                    "from the last observation.", InvalidReason.UNKNOWN_OBJECT)
+            if kind == "type" and node.role not in _TYPEABLE_ROLES:
+                return Outcome.invalid(
+                    f"Invalid type action: [{parsed.element_id}] is a {node.role}, not a text field.",
+                    InvalidReason.BAD_ARGUMENT)
+            done = {
+                "click": lambda: session.click(node.backend_id),
+                "hover": lambda: session.hover(node.backend_id),
+                "type": lambda: session.type(node.backend_id, parsed.text, parsed.enter),
+            }[kind]()
+            if not done:
+                return Outcome.invalid(f"Invalid {kind} action: element [{parsed.element_id}] cannot be reached "
+                                       "(it has no visible box).", InvalidReason.PRECONDITION)
+        elif kind == "press":
+            session.press(parsed.key)
+        elif kind == "scroll":
+            session.scroll(parsed.text == "down")
+        elif kind == "new_tab":
+            session.new_tab()
+        elif kind == "tab_focus":
+            if parsed.index >= len(session.pages):
+                return Outcome.invalid(f"Invalid tab_focus action: there is no tab {parsed.index} (tabs 0 to "
+                                       f"{len(session.pages) - 1}).", InvalidReason.BAD_ARGUMENT)
+            session.focus_tab(parsed.index)
+        elif kind == "close_tab":
+            session.close_tab()
+        elif kind == "goto":
+            url = self._urls.reveal(parsed.url)
+            if not session.allowed(url):
+                return Outcome.invalid(
+                    f"Invalid goto action: {parsed.url[:200]} is not on one of the sites "
+                    f"({', '.join(self._urls.public_bases())}); the browser stays where it is.",
+                    InvalidReason.BAD_ARGUMENT)
+            session.goto(url)
+        elif kind == "go_back":
+            session.go_back()
+        elif kind == "go_forward":
+            session.go_forward()
+        elif kind == "stop":
+            return self._finish(parsed.answer)
+        observation = self._observe()
+        self._progress_value = float(self._tracker.update(self._state.url, self._page_text))
+        if self._tracker_complete() and not self._needs_answer() and self._score(None) == 1.0:
+            return Outcome(observation, terminated=True, success=True)
+        return Outcome(observation)
+
+    def _needs_answer(self) -> bool:
+        return "string_match" in self._config.get("eval", {}).get("eval_types", [])
+
+    def _tracker_complete(self) -> bool:
+        flags = list(self._tracker.subgoals_done)
+        return bool(flags) and all(flags)
+
+    def _finish(self, answer: str) -> Outcome:
+        score = self._score(answer)
+        if score == 1.0:  # a solved task has made all its progress (its subgoals may not cover the answer)
+            self._progress_value = 1.0
+        verdict = "correct" if score == 1.0 else "not correct"
+        return Outcome(f"The episode is over: the task is {verdict}.", terminated=True, success=score == 1.0)
+
+    def _score(self, answer: str | None) -> float:
+        from agentgym_text.envs.webarena.evaluators import evaluate
+
+        db_paths = dict(self._db_paths)
+        if self._server is not None:
+            db_paths = {name: self._server.db_path(name) for name in self._site_urls}
+        return float(evaluate(self._config, answer, self._session.page.url, self._page_content, db_paths,
+                              self._site_urls, llm=self._llm))
+
+    def _page_content(self, url: str, locator: str) -> str:
+        url = self._urls.fill(url) if url and url != "last" else None
+        locator = locator or ""
+        if locator.startswith("func:"):
+            return ""
+        return self._session.page_text(url, locator)
+
+    # ---- contract hooks -----------------------------------------------------------------------------
+    def _progress(self) -> Progress:
+        tracker = self._tracker
+        if tracker is None:
+            return Progress(now=0.0)
+        subgoals = [goal if self._show_real_urls else self._urls.hide(goal) for goal in tracker.subgoals]
+        return Progress(now=self._progress_value, subgoals=subgoals,
+                        subgoals_done=[bool(flag) for flag in tracker.subgoals_done])
+
+    def _admissible_actions(self) -> list[str]:
+        if self._session is None:
+            return []
+        actions = [f"click [{eid}]" for eid, node in self._shown.items() if node.role in CLICKABLE_ROLES]
+        actions += [f"type [{eid}] [{node.name or 'test'}] [1]" for eid, node in self._shown.items()
+                    if node.role in _TYPEABLE_ROLES]
+        actions += ["scroll [down]", "scroll [up]", "go_back", "go_forward"]
+        if len(self._session.pages) > 1:
+            actions += [f"tab_focus [{i}]" for i in range(len(self._session.pages))] + ["close_tab"]
+        actions.append("stop [N/A]")
+        return actions
+
+    def _help_text(self) -> str:
+        return (f"Actions: {GRAMMAR}. Ids are the numbers in brackets on the page shown. Now, for example: "
+                + ", ".join(self._admissible_actions()[:12]))
+
+    def _expert_action(self) -> str | None:
+        if self._state is None:
+            return None
+        action = self._expert.next_action(self._state, self._shown, self._urls)
+        if action is None or self._show_real_urls:
+            return action
+        shown = self._urls.hide(action)
+        self._expert.proposal = (shown, self._expert.proposal[1])
+        return shown
+
+    def close(self) -> None:
+        if self._session is not None:
+            self._session.close()
+            self._session = None
+        if self._browser is not None:
+            self._browser.close()
+            self._browser = None
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        super().close()
+

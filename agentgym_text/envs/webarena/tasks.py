@@ -1,0 +1,69 @@
+"""The 245 shipped WebArena tasks: WebArena task configs instantiated on the seeded sites.
+
+``TASKS`` reads ``tasks.json`` (shipped). Each ``TaskSpec.params`` is one task config in WebArena's
+test.raw.json schema (start_url with "__SHOPPING__"-style placeholders, intent, eval with string_match /
+url_match / program_html) plus three keys of ours:
+
+- ``db_checks``: ``[{"site", "sql", "expected"}]``, program checks on the site's database after the episode;
+- ``gold``: the expert's plan, steps resolved on the live page by role and accessible name (``nth`` picks an
+  occurrence when a name repeats);
+- ``progress``: ``{"url", "contents"}``, the page holding the answer and text seen there, so that tasks judged
+  only on the answer string still have progress subgoals (see progress.py).
+
+``generate_configs()`` rebuilds the configs from the seeded databases (answers computed by SQL, never typed);
+``python -m agentgym_text.envs.webarena.tasks`` rewrites tasks.json, and a test checks that the shipped file
+matches a fresh generation.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from agentgym_text.core.info import difficulty_from_subgoals
+from agentgym_text.core.tasks import TaskSet, TaskSpec
+
+__all__ = ["TASKS", "TASKS_FILE", "generate_configs", "load_tasks", "MAX_STEPS"]
+
+TASKS_FILE = Path(__file__).with_name("tasks.json")
+MAX_STEPS = 30
+
+
+def generate_configs() -> list[dict]:
+    """The task configs, freshly generated from the seeded template databases."""
+    from agentgym_text.envs.webarena.sites import template_dir
+    from agentgym_text.envs.webarena.sites import tasks_admin, tasks_gitlab, tasks_reddit, tasks_shop, tasks_wiki
+
+    folder = template_dir()
+    configs: list[dict] = []
+    for database, module in (("shop", tasks_shop), ("shop", tasks_admin), ("reddit", tasks_reddit),
+                             ("gitlab", tasks_gitlab), ("wiki", tasks_wiki)):
+        connection = sqlite3.connect(f"file:{folder / (database + '.sqlite')}?mode=ro", uri=True)
+        forum = sqlite3.connect(f"file:{folder / 'reddit.sqlite'}?mode=ro", uri=True)
+        try:  # the code-hosting generator also reads the forum, for its multi-site tasks
+            configs.extend(module.generate(connection, forum) if module is tasks_gitlab else module.generate(connection))
+        finally:
+            connection.close()
+            forum.close()
+    for index, config in enumerate(configs):
+        config["task_id"] = index
+    return configs
+
+
+def _spec(config: dict) -> TaskSpec:
+    steps = sum(1 for step in config["gold"] if step["action"] != "stop")
+    return TaskSpec(f"webarena-{config['task_id']:03d}", config, goal=config["intent"],
+                    difficulty=difficulty_from_subgoals(steps, "webarena"), max_steps=MAX_STEPS)
+
+
+def load_tasks(path: Path = TASKS_FILE) -> TaskSet:
+    return TaskSet([_spec(config) for config in json.loads(path.read_text())])
+
+
+TASKS = load_tasks()
+
+if __name__ == "__main__":
+    configs = generate_configs()
+    TASKS_FILE.write_text(json.dumps(configs, indent=1, ensure_ascii=False) + "\n")
+    print(f"wrote {len(configs)} tasks to {TASKS_FILE}")
