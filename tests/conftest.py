@@ -19,15 +19,16 @@ ALL_ENV_IDS = sorted(ENTRIES)
 USABLE_ENV_IDS = [env_id for env_id in ALL_ENV_IDS if entry_status(ENTRIES[env_id]) == "installed"]
 
 HEAVY_ENV_IDS = {"AgentBoard/ScienceWorld-v0", "AgentBoard/Jericho-v0", "TextWorld/Coin-v0", "TextWorld/Treasure-v0",
-                 "TextWorld/Cooking-v0"}
+                 "TextWorld/Cooking-v0", "AgentBoard/WebArena-v0"}
 """Ids whose step or admissible listing costs milliseconds to seconds (a JVM, a Z-machine tried on hundreds of
-commands) or whose tasks are built at first use (TextWorld games): the fast suite plays their first task only
+commands, a browser) or whose tasks are built at first use (TextWorld games): the fast suite plays their first task only
 and shorter random episodes; the vector checks and the rest run under -m slow."""
 
 PINNED_TASK = {"task_index": 0}
 
 FAST_EXPERT_SAMPLE = {
     "AgentBoard/ScienceWorld-v0": 3,
+    "AgentBoard/WebArena-v0": 5,
     "AgentBoard/PDDL-v0": 6,
     "AgentBoard/BabyAI-v0": 12,
     "AgentBench/OS-v0": 12,
