@@ -33,9 +33,15 @@ def _strip_quotes(text: str) -> str:
     return text.strip()
 
 
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ,\-]*")
+"""Text with nothing to unwrap (no marker, fence, quote or period): most actions, answered without the passes below."""
+
+
 def unwrap_action(text: str) -> str:
     """``text`` without a leading Action marker, an enclosing code fence, enclosing quotes or a final period."""
     body = text.strip()
+    if _PLAIN.fullmatch(body):
+        return body
     fence = _FENCE.match(body)
     if fence:
         body = fence.group(1).strip()

@@ -14,7 +14,7 @@ from typing import Any
 __all__ = ["Progress", "Subgoal", "SubgoalTracker", "match_score"]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # built every step: a frozen dataclass costs ~1 µs more per instance
 class Progress:
     """One progress reading.
 

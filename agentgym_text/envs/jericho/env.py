@@ -105,7 +105,7 @@ class JerichoEnv(TextEnv):
         else:
             self._tracker = None
             self._expert = WalkthroughExpert(commands)
-        self._reading = self._read()
+        self._reading = self._read(self._game.victory())
         return Start(observation=game_text(text), goal=task.goal)
 
     def _act(self, action: str) -> Outcome:
@@ -119,25 +119,24 @@ class JerichoEnv(TextEnv):
         self._visited.add(state.location)
         turn_taken = before is None or state.moves != before.moves or state != before
         self._expert.observe(command, score=state.score, location=state.location, turn_taken=turn_taken)
-        self._reading = self._read()
+        won = self._game.victory()
+        self._reading = self._read(won)
         observation = game_text(text)
         if refused(text):
             return Outcome.invalid(observation, InvalidReason.UNKNOWN_ACTION, changed=turn_taken)
         if self._game.game_over():
             return Outcome(observation=observation, terminated=True, success=False)
         done = self._reading.best == 1.0
-        if self._game.victory() or done:
+        if won or done:
             return Outcome(observation=observation, terminated=True, success=done)
         return Outcome(observation=observation)
 
-    def _read(self) -> Progress:
+    def _read(self, won: bool) -> Progress:
         state = self._state
         assert state is not None
         if self._tracker is not None:
             return self._tracker.update("", {"state": state, "visited": self._visited})
-        now = max(0.0, state.score / self._max_score)
-        best = 1.0 if self._game.victory() else None
-        return Progress(now=now, best=best)
+        return Progress(now=max(0.0, state.score / self._max_score), best=1.0 if won else None)
 
     def _progress(self) -> Progress:
         return self._reading
