@@ -362,7 +362,7 @@ class TextEnv(gym.Env[str, str]):
             "progress_rate": float(self._progress_rate),
             "progress_now": float(min(1.0, max(0.0, reading.now))),
             "subgoals": list(reading.subgoals),
-            "subgoals_done": [bool(flag) for flag in reading.subgoals_done],
+            "subgoals_done": list(map(bool, reading.subgoals_done)),
             "success": bool(self._success),
             "valid": bool(valid),
             "invalid_reason": invalid_reason,

@@ -143,8 +143,9 @@ class JerichoGame:
         assert self.frotz is not None
         return self.frotz.frotz_lib.step(command.encode("utf-8") + b"\n").decode("cp1252")
 
-    def state(self, names: bool = False) -> GameState:
-        """Score, room and carried objects (their names only with ``names``: reading them costs time)."""
+    def state(self, names: bool = False, inventory: bool = True) -> GameState:
+        """Score, room and carried objects (their names only with ``names``: reading them costs time; no
+        objects at all without ``inventory``: each one is a call into the emulator)."""
         frotz = self.frotz
         assert frotz is not None
         if names:
@@ -153,7 +154,9 @@ class JerichoGame:
         read, record, pointer = frotz.frotz_lib.get_object, self._record, self._pointer
         read(pointer, frotz.player_obj_num)
         if record.num < 0:
-            location, inventory = 0, ()
+            location, carried_objects = 0, ()
+        elif not inventory:
+            location, carried_objects = record.parent, ()
         else:
             location, child, carried = record.parent, record.child, []
             while child > 0:
@@ -162,9 +165,9 @@ class JerichoGame:
                 if record.num < 0:
                     break
                 child = record.sibling
-            inventory = tuple(carried)
+            carried_objects = tuple(carried)
         return GameState(score=int(frotz.frotz_lib.get_score()), location=int(location), location_name="",
-                         inventory=inventory, inventory_names=(), moves=int(frotz.frotz_lib.get_moves()))
+                         inventory=carried_objects, inventory_names=(), moves=int(frotz.frotz_lib.get_moves()))
 
     def _named_state(self) -> GameState:
         frotz = self.frotz
@@ -197,11 +200,11 @@ class JerichoGame:
 
     def game_over(self) -> bool:
         assert self.frotz is not None
-        return bool(self.frotz.game_over())
+        return self.frotz.frotz_lib.game_over() > 0
 
     def victory(self) -> bool:
         assert self.frotz is not None
-        return bool(self.frotz.victory())
+        return self.frotz.frotz_lib.victory() > 0
 
     def dictionary(self) -> dict[str, list[str]]:
         """The parser's words with their parts of speech (noun, verb, prep, dir, adj, ...)."""

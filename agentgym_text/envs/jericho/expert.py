@@ -27,6 +27,7 @@ class WalkthroughExpert:
 
     def __init__(self, commands: Sequence[str], trace: Sequence[Sequence[int]] | None = None):
         self.commands = list(commands)
+        self._normalised = [" ".join(command.lower().split()) for command in self.commands]
         self.trace = [tuple(point) for point in trace] if trace else None
         self.position = 0
         self.off_reason: str | None = None
@@ -44,7 +45,7 @@ class WalkthroughExpert:
         if self.off_reason is not None or self.position >= len(self.commands):
             return
         expected = self.commands[self.position]
-        if " ".join(command.lower().split()) != " ".join(expected.lower().split()):
+        if " ".join(command.lower().split()) != self._normalised[self.position]:
             if turn_taken:
                 self._leave(f"the agent played {command!r} where the walkthrough has {expected!r}")
             return

@@ -12,7 +12,7 @@ __all__ = ["game_text"]
 
 
 def game_text(text: str) -> str:
-    joined = "\n".join(line.rstrip() for line in text.replace("\r", "").split("\n"))
+    joined = "\n".join([line.rstrip() for line in text.replace("\r", "").split("\n")])
     if "\n\n\n" in joined:  # rare: skip the regex on every other step
         joined = _BLANK_RUNS.sub("\n\n", joined)
     return joined.strip() or "(no reply)"
