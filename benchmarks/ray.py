@@ -1,17 +1,19 @@
 """Ray vector env: episodes/s with 1, 2 and 4 workers (actors) against the sync vector env, and the overhead per
 step on a 0.1 ms env.
 
-- Scaling: ``AgentBoard/PDDL-v0`` with ``domain="barman"`` (a few ms a step: the step plus the admissible-action
-  listing that the info carries), ``--num-envs`` sub-envs, episodes cut at ``--episode-steps`` steps, a seeded
-  random policy over each sub-env's admissible actions (chosen in the driver). The same sub-envs run in
-  ``gym.make_vec(..., "sync")`` in this process and in ``RayVectorEnv`` with 1, 2 and 4 actors (num_envs / workers
-  sub-envs each), in the same run, after a warm-up (every problem grounded once in every process), interleaved ``--repeats`` times (best of the repeats kept).
+- Scaling: a millisecond-scale single-threaded env, ``AgentBoard/BabyAI-v0`` (~1 ms a step with the admissible
+  listing the info carries; ALFWorld, the issue's first choice, steps in 0.04 ms here), or with
+  ``--scaling-env AgentBoard/PDDL-v0`` Barman (~0.1 ms a step); ``--num-envs`` sub-envs, episodes cut at
+  ``--episode-steps`` steps, a seeded random policy over each sub-env's admissible actions (chosen in the
+  driver). The same sub-envs run in ``gym.make_vec(..., "sync")`` in this process and in ``RayVectorEnv`` with 1,
+  2 and 4 actors (num_envs / workers sub-envs each), in the same run, after a warm-up (every task reset once in
+  every process: PDDL grounds each problem there), interleaved ``--repeats`` times (best of the repeats kept).
 - Overhead: ``AgentQuest/Mastermind-v0`` (~0.1 ms a step): time per vector step of ``RayVectorEnv`` against the
   sync vector env, with one sub-env, and per sub-env step with 8 sub-envs in one actor.
 
 Ray is started here on this machine (all its CPUs, no dashboard).
 
-    .venv/bin/python benchmarks/ray.py [--num-envs 8] [--episodes 32] [--repeats 2] [--parts scaling,overhead]
+    .venv/bin/python benchmarks/ray.py [--scaling-env ID] [--num-envs 8] [--episodes 32] [--repeats 2] [--parts scaling,overhead]
     .venv/bin/python benchmarks/ray.py --parts scienceworld [--sw-steps 200]
 """
 
@@ -36,6 +38,7 @@ from agentgym_text.integrations.ray import RayVectorEnv, init_ray  # noqa: E402
 __all__ = ["main"]
 
 PDDL = "AgentBoard/PDDL-v0"
+BABYAI = "AgentBoard/BabyAI-v0"
 MASTERMIND = "AgentQuest/Mastermind-v0"
 
 
@@ -60,21 +63,22 @@ def _play(envs: gym.vector.VectorEnv, episodes: int, policy_seed: int) -> tuple[
 
 
 def _scaling(args: argparse.Namespace) -> None:
-    make_kwargs = {"domain": "barman", "max_episode_steps": args.episode_steps}
+    env_id = args.scaling_env
+    make_kwargs = {"max_episode_steps": args.episode_steps, **({"domain": "barman"} if env_id == PDDL else {})}
     configs: list[tuple[str, int]] = [("sync", 1)] + [("ray", w) for w in (1, 2, 4) if args.num_envs % w == 0]
-    print(f"{PDDL} barman, {args.num_envs} sub-envs, {args.episodes} episodes of up to {args.episode_steps} random "
-          f"admissible steps per row, best of {args.repeats}")
+    print(f"{env_id}{' barman' if env_id == PDDL else ''}, {args.num_envs} sub-envs, {args.episodes} episodes of up "
+          f"to {args.episode_steps} random admissible steps per row, best of {args.repeats}")
     built: dict[tuple[str, int], gym.vector.VectorEnv] = {}
     for mode, workers in configs:
         if mode == "sync":
-            built[mode, workers] = gym.make_vec(PDDL, num_envs=args.num_envs, vectorization_mode="sync",
+            built[mode, workers] = gym.make_vec(env_id, num_envs=args.num_envs, vectorization_mode="sync",
                                                 **make_kwargs)
         else:
-            built[mode, workers] = RayVectorEnv(PDDL, args.num_envs, envs_per_actor=args.num_envs // workers,
+            built[mode, workers] = RayVectorEnv(env_id, args.num_envs, envs_per_actor=args.num_envs // workers,
                                                 **make_kwargs)
     best: dict[tuple[str, int], tuple[float, int]] = {}
     try:
-        for key in configs:  # warm-up: each process grounds every problem once (~0.3 s each, then cached)
+        for key in configs:  # warm-up: every task once in every process (PDDL grounds its problems)
             for index in range(len(built[key].get_attr("task_ids")[0])):
                 built[key].reset(options={"task_index": index})
             _play(built[key], args.num_envs, policy_seed=1000)
@@ -148,6 +152,8 @@ def _scienceworld(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scaling-env", default=BABYAI, choices=(BABYAI, PDDL),
+                        help="the scaling part's env: BabyAI (~1 ms a step, pure Python) or PDDL Barman (~0.1 ms)")
     parser.add_argument("--num-envs", type=int, default=8)
     parser.add_argument("--episodes", type=int, default=32, help="episodes per scaling row")
     parser.add_argument("--episode-steps", type=int, default=20)
