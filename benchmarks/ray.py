@@ -2,8 +2,8 @@
 step on a 0.1 ms env.
 
 - Scaling: a millisecond-scale single-threaded env, ``AgentBoard/BabyAI-v0`` (~1 ms a step with the admissible
-  listing the info carries; ALFWorld, the issue's first choice, steps in 0.04 ms here), or with
-  ``--scaling-env AgentBoard/PDDL-v0`` Barman (~0.1 ms a step); ``--num-envs`` sub-envs, episodes cut at
+  listing the info carries; ALFWorld, the issue's first choice, steps in 0.04 ms here), ``--scaling-env
+  TextWorld/Cooking-v0`` (~8 ms) or ``AgentBoard/PDDL-v0`` Barman (~0.1 ms a step); ``--num-envs`` sub-envs, episodes cut at
   ``--episode-steps`` steps, a seeded random policy over each sub-env's admissible actions (chosen in the
   driver). The same sub-envs run in ``gym.make_vec(..., "sync")`` in this process and in ``RayVectorEnv`` with 1,
   2 and 4 actors (num_envs / workers sub-envs each), in the same run, after a warm-up (every task reset once in
@@ -39,6 +39,7 @@ __all__ = ["main"]
 
 PDDL = "AgentBoard/PDDL-v0"
 BABYAI = "AgentBoard/BabyAI-v0"
+COOKING = "TextWorld/Cooking-v0"
 MASTERMIND = "AgentQuest/Mastermind-v0"
 
 
@@ -152,8 +153,9 @@ def _scienceworld(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scaling-env", default=BABYAI, choices=(BABYAI, PDDL),
-                        help="the scaling part's env: BabyAI (~1 ms a step, pure Python) or PDDL Barman (~0.1 ms)")
+    parser.add_argument("--scaling-env", default=BABYAI, choices=(BABYAI, COOKING, PDDL),
+                        help="the scaling part's env: BabyAI (~1 ms a step, pure Python), TextWorld Cooking (~8 ms) "
+                             "or PDDL Barman (~0.1 ms)")
     parser.add_argument("--num-envs", type=int, default=8)
     parser.add_argument("--episodes", type=int, default=32, help="episodes per scaling row")
     parser.add_argument("--episode-steps", type=int, default=20)
