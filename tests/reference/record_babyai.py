@@ -17,20 +17,17 @@ and writes AgentBoard's three needed files from a git mirror (``--git-dir``, def
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import subprocess
-import sys
-import types
 from pathlib import Path
+
+from agentboard_source import copy_files, import_env_module, main, make_venv  # sibling: this folder is on sys.path
 
 HERE = Path(__file__).resolve().parent
 TASKS = HERE.parent.parent / "agentgym_text" / "envs" / "babyai" / "tasks.json"
 OUT = HERE / "babyai_agentboard.json"
 VENV = Path("/tmp/agentboard-venv")
 SRC = Path("/tmp/agentboard-src")
-GIT_DIR = "/work/.mirror/hkust-nlp+AgentBoard/repo"
 FILES = ("agentboard/environment/babyai_env.py", "agentboard/environment/base_env.py", "agentboard/common/registry.py")
 PINS = ("gym==0.24.0", "minigrid==2.3.0", "gymnasium==0.29.1", "numpy<2", "matplotlib")
 STEPS = 10
@@ -39,29 +36,8 @@ INVALID_SHARE = 0.2
 
 
 def setup(git_dir: str) -> None:
-    subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    subprocess.run([str(VENV / "bin" / "pip"), "install", "-q", *PINS], check=True)
-    commit = subprocess.run(["git", f"--git-dir={git_dir}", "rev-parse", "HEAD"], check=True,
-                            capture_output=True, text=True).stdout.strip()
-    for name in FILES:
-        text = subprocess.run(["git", f"--git-dir={git_dir}", "show", f"HEAD:{name}"], check=True,
-                              capture_output=True, text=True).stdout
-        target = SRC / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-    (SRC / "COMMIT").write_text(commit + "\n")
-
-
-def _load_agentboard():
-    """Import babyai_env without running environment/__init__.py (which imports every other AgentBoard env)."""
-    root = SRC / "agentboard"
-    for package in ("environment", "common"):
-        module = types.ModuleType(package)
-        module.__path__ = [str(root / package)]
-        sys.modules[package] = module
-    import environment.babyai_env as babyai_env  # noqa: E402  (the unmodified file)
-
-    return babyai_env
+    make_venv(VENV, PINS)
+    copy_files(git_dir, FILES, SRC)
 
 
 def _world(level) -> dict:
@@ -77,7 +53,7 @@ def _world(level) -> dict:
 
 
 def record() -> None:
-    babyai_env = _load_agentboard()
+    babyai_env = import_env_module(SRC, "babyai_env")  # the unmodified file
     import gymnasium
     import minigrid
 
@@ -112,12 +88,4 @@ def record() -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--setup", action="store_true")
-    parser.add_argument("--record", action="store_true")
-    parser.add_argument("--git-dir", default=GIT_DIR)
-    args = parser.parse_args()
-    if args.setup:
-        setup(args.git_dir)
-    if args.record:
-        record()
+    main(__doc__, setup, lambda args: record())

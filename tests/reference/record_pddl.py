@@ -28,20 +28,18 @@ text (Apache-2.0, as AgentBoard's code) so the replay test needs no network.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
-import subprocess
 import sys
-import types
 from pathlib import Path
+
+from agentboard_source import copy_files, git, import_env_module, main, make_venv  # sibling: this folder is on sys.path
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "pddl_agentboard.json"
 VENV = Path("/tmp/agentboard-pddl-venv")
 SRC = Path("/tmp/agentboard-pddl-src")
-GIT_DIR = "/work/.mirror/hkust-nlp+AgentBoard/repo"
 FOLDER = "agentboard/environment/pddl_env"
 FILES = ("agentboard/environment/base_env.py", "agentboard/common/registry.py")
 PINS = ("gym==0.24.0", "nltk", "numpy<2", "matplotlib", "imageio", "scikit-image")
@@ -53,39 +51,21 @@ INVALID_SHARE = 0.25
 
 
 def setup(git_dir: str) -> None:
-    if not (VENV / "bin" / "python").exists():
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    subprocess.run([str(VENV / "bin" / "pip"), "install", "-q", *PINS], check=True)
-
-    def git(*args: str) -> bytes:
-        return subprocess.run(["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True).stdout
-
-    commit = git("rev-parse", "HEAD").decode().strip()
-    names = [n for n in git("ls-tree", "-r", "--name-only", "HEAD", FOLDER).decode().splitlines()
+    make_venv(VENV, PINS)
+    names = [n for n in git(git_dir, "ls-tree", "-r", "--name-only", "HEAD", FOLDER).decode().splitlines()
              if n.endswith((".py", ".pddl", ".png", ".jpg"))]  # pddlgym's renderers read their images on import
-    for name in [*names, *FILES]:
-        target = SRC / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(git("show", f"HEAD:{name}"))
+    copy_files(git_dir, [*names, *FILES], SRC)
     punkt = SRC / "nltk_data" / "tokenizers" / "punkt_tab" / "english"
     punkt.mkdir(parents=True, exist_ok=True)
     for name in ("collocations.tab", "sent_starters.txt", "abbrev_types.txt", "ortho_context.tab"):
         (punkt / name).write_text("")
-    (SRC / "COMMIT").write_text(commit + "\n")
 
 
 def _load_agentboard():
-    """Import pddl_env without running environment/__init__.py (which imports every other AgentBoard env)."""
-    root = SRC / "agentboard"
+    """AgentBoard's pddl_env module, unmodified (with its bundled pddlgym on the path)."""
     os.environ.setdefault("NLTK_DATA", str(SRC / "nltk_data"))
-    for package in ("environment", "common"):
-        module = types.ModuleType(package)
-        module.__path__ = [str(root / package)]
-        sys.modules[package] = module
-    os.chdir(root.parent)  # pddl_env.py puts <cwd>/agentboard/environment/pddl_env on sys.path for pddlgym
-    import environment.pddl_env.pddl_env as pddl_env  # noqa: E402  (the unmodified file)
-
-    return pddl_env
+    os.chdir(SRC)  # pddl_env.py puts <cwd>/agentboard/environment/pddl_env on sys.path for pddlgym
+    return import_env_module(SRC, "pddl_env.pddl_env")
 
 
 def _atoms(literals) -> list[list[str]]:
@@ -157,13 +137,6 @@ def record(out: Path = OUT) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--setup", action="store_true")
-    parser.add_argument("--record", action="store_true")
-    parser.add_argument("--git-dir", default=GIT_DIR)
-    parser.add_argument("--out", type=Path, default=OUT, help="where --record writes (default: %(default)s)")
-    args = parser.parse_args()
-    if args.setup:
-        setup(args.git_dir)
-    if args.record:
-        record(args.out.resolve())
+    main(__doc__, setup, lambda args: record(args.out.resolve()),
+         lambda parser: parser.add_argument("--out", type=Path, default=OUT,
+                                            help="where --record writes (default: %(default)s)"))

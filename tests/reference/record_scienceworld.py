@@ -42,16 +42,14 @@ releases raise ValueError), so they are loaded without it, as our env does; ``lo
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
 import random
-import subprocess
-import sys
 import time
-import types
 from pathlib import Path
+
+from agentboard_source import copy_files, import_env_module, main, make_venv  # sibling: this folder is on sys.path
 
 HERE = Path(__file__).resolve().parent
 TASKS = HERE.parent.parent / "agentgym_text" / "envs" / "scienceworld" / "task_set.json"
@@ -59,7 +57,6 @@ OUT = HERE / "scienceworld_agentboard.json"
 VENV = Path("/tmp/agentboard-scienceworld-venv")
 INSTALLED_VENV = Path("/tmp/agentboard-scienceworld-installed-venv")
 SRC = Path("/tmp/agentboard-scienceworld-src")
-GIT_DIR = "/work/.mirror/hkust-nlp+AgentBoard/repo"
 FILES = ("agentboard/environment/scienceworld_env.py", "agentboard/common/registry.py")
 PINS = ("scienceworld==1.1.3", "jsonlines")
 JVM_OPTIONS = "-XX:+UnlockExperimentalVMOptions -XX:hashCode=2 -XX:+UseSerialGC"  # engine.JVM_OPTIONS
@@ -77,29 +74,8 @@ def setup(git_dir: str) -> None:
     from importlib.metadata import version
 
     for venv, pins in ((VENV, PINS), (INSTALLED_VENV, (f"scienceworld=={version('scienceworld')}", "jsonlines"))):
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", *pins], check=True)
-    commit = subprocess.run(["git", f"--git-dir={git_dir}", "rev-parse", "HEAD"], check=True,
-                            capture_output=True, text=True).stdout.strip()
-    for name in FILES:
-        text = subprocess.run(["git", f"--git-dir={git_dir}", "show", f"HEAD:{name}"], check=True,
-                              capture_output=True, text=True).stdout
-        target = SRC / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-    (SRC / "COMMIT").write_text(commit + "\n")
-
-
-def _load_agentboard():
-    """Import scienceworld_env without running environment/__init__.py (which imports every AgentBoard env)."""
-    root = SRC / "agentboard"
-    for package in ("environment", "common"):
-        module = types.ModuleType(package)
-        module.__path__ = [str(root / package)]
-        sys.modules[package] = module
-    import environment.scienceworld_env as scienceworld_env  # noqa: E402  (the unmodified file)
-
-    return scienceworld_env
+        make_venv(venv, pins)
+    copy_files(git_dir, FILES, SRC)
 
 
 def _label_file(instances: list[dict]) -> Path:
@@ -128,7 +104,7 @@ def combination_digest(combinations) -> str:
 
 def record(out: Path, limit: int | None, replay: Path | None = None) -> None:
     os.environ["JAVA_TOOL_OPTIONS"] = " ".join(filter(None, (os.environ.get("JAVA_TOOL_OPTIONS"), JVM_OPTIONS)))
-    scienceworld_env = _load_agentboard()
+    scienceworld_env = import_env_module(SRC, "scienceworld_env")  # the unmodified file
     import scienceworld
 
     instances = json.loads(TASKS.read_text())["instances"][:limit]
@@ -215,19 +191,14 @@ def merge(reference: Path, installed: Path) -> None:
     print(f"merged {installed} (scienceworld {other['scienceworld']}) into {reference}")
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--setup", action="store_true")
-    parser.add_argument("--record", action="store_true")
-    parser.add_argument("--git-dir", default=GIT_DIR)
+def _options(parser) -> None:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--limit", type=int, default=None, help="only the first N instances")
     parser.add_argument("--replay", type=Path, default=None, help="take the actions from this recording")
     parser.add_argument("--merge", type=Path, default=None, help="merge this installed-engine recording into --out")
-    args = parser.parse_args()
-    if args.setup:
-        setup(args.git_dir)
-    if args.record:
-        record(args.out, args.limit, args.replay)
-    if args.merge:
-        merge(args.out, args.merge)
+
+
+if __name__ == "__main__":
+    arguments = main(__doc__, setup, lambda args: record(args.out, args.limit, args.replay), _options)
+    if arguments.merge:
+        merge(arguments.out, arguments.merge)

@@ -36,23 +36,23 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import os
 import pickle
 import random
-import subprocess
 import sys
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
+
+
+from agentboard_source import GIT_DIR, copy_files, git, main, make_venv  # sibling: this folder is on sys.path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 OUT = HERE / "tools_agentboard.json"
 VENV = Path("/tmp/agentboard-tools-venv")
 SRC = Path("/tmp/agentboard-tools-src")
-GIT_DIR = "/work/.mirror/hkust-nlp+AgentBoard/repo"
 TOOLS = ("weather", "movie", "academia", "todo")
 FILES = (
     "agentboard/environment/sheet_env.py", "agentboard/utils/sheet/sheets_tools.py",
@@ -70,15 +70,8 @@ SEED = 2024
 
 
 def setup(git_dir: str) -> None:
-    if not VENV.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-        subprocess.run([str(VENV / "bin" / "pip"), "install", "-q", *PINS], check=True)
-    for name in FILES:
-        text = subprocess.run(["git", f"--git-dir={git_dir}", "show", f"HEAD:{name}"], check=True,
-                              capture_output=True, text=True).stdout
-        target = SRC / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
+    make_venv(VENV, PINS)
+    copy_files(git_dir, FILES, SRC)
 
 
 # ---- the fake web ----------------------------------------------------------------------------------------
@@ -578,20 +571,11 @@ def record() -> None:
             episodes.append({"task_id": spec.task_id, "tool": tool, "observation": first,
                              "actions": env.get_action_space(), "steps": steps})
         print(tool, "done", file=sys.stderr)
-    commit = subprocess.run(["git", f"--git-dir={GIT_DIR}", "rev-parse", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
+    commit = git(GIT_DIR, "rev-parse", "HEAD").decode().strip()
     OUT.write_text(json.dumps({"agentboard_commit": commit, "seed": SEED, "episodes": episodes}, indent=1,
                               ensure_ascii=False) + "\n")
     print(f"wrote {OUT}: {len(episodes)} episodes, {sum(len(e['steps']) for e in episodes)} steps")
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--setup", action="store_true")
-    parser.add_argument("--record", action="store_true")
-    parser.add_argument("--git-dir", default=GIT_DIR)
-    options = parser.parse_args()
-    if options.setup:
-        setup(options.git_dir)
-    if options.record:
-        record()
+    main(__doc__, setup, lambda args: record())
