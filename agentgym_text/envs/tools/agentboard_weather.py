@@ -42,13 +42,20 @@ def _clean_head(response: dict) -> dict:
     return response
 
 
-def _historical(s, daily: str, latitude, longitude, start_date, end_date, is_historical=True):
-    if is_historical is True:
-        problem = _check_dates(s, start_date, end_date, past=True)
+def _window_problem(s, start_date: Any, end_date: Any, past: bool | None) -> str | None:
+    """AgentBoard's checks of a date window, in its order: the side of today (``past``; None skips it), then the
+    30-day span."""
+    if past is not None:
+        problem = _check_dates(s, start_date, end_date, past=past)
         if problem:
-            return False, problem
-    if _within_30_days(start_date, end_date) is False:
-        return False, _SPAN
+            return problem
+    return _SPAN if _within_30_days(start_date, end_date) is False else None
+
+
+def _historical(s, daily: str, latitude, longitude, start_date, end_date, is_historical=True):
+    problem = _window_problem(s, start_date, end_date, past=True if is_historical is True else None)
+    if problem:
+        return False, problem
     response = s.get(_ARCHIVE, {"latitude": latitude, "longitude": longitude, "start_date": start_date,
                                 "end_date": end_date, "timezone": "GMT", "daily": daily})
     if response.status_code == 200:
@@ -57,11 +64,9 @@ def _historical(s, daily: str, latitude, longitude, start_date, end_date, is_his
 
 
 def _forecast(s, daily: str, latitude, longitude, start_date, end_date):
-    problem = _check_dates(s, start_date, end_date, past=False)
+    problem = _window_problem(s, start_date, end_date, past=False)
     if problem:
         return False, problem
-    if _within_30_days(start_date, end_date) is False:
-        return False, _SPAN
     return _historical(s, daily, latitude, longitude, start_date, end_date, is_historical=False)
 
 
@@ -69,12 +74,9 @@ _TEMP, _RAIN, _SNOW = "temperature_2m_max,temperature_2m_min,temperature_2m_mean
 
 
 def _air_quality(s, latitude, longitude, start_date, end_date, is_historical=True):
-    if is_historical is True:
-        problem = _check_dates(s, start_date, end_date, past=True)
-        if problem:
-            return False, problem
-    if _within_30_days(start_date, end_date) is False:
-        return False, _SPAN
+    problem = _window_problem(s, start_date, end_date, past=True if is_historical is True else None)
+    if problem:
+        return False, problem
     response = s.get("https://air-quality-api.open-meteo.com/v1/air-quality",
                      {"latitude": latitude, "longitude": longitude, "start_date": start_date, "end_date": end_date,
                       "timezone": "GMT", "hourly": "european_aqi_pm2_5"})
