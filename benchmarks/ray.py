@@ -11,7 +11,9 @@ step on a 0.1 ms env.
 - Overhead: ``AgentQuest/Mastermind-v0`` (~0.1 ms a step): time per vector step of ``RayVectorEnv`` against the
   sync vector env, with one sub-env, and per sub-env step with 8 sub-envs in one actor.
 
-Ray is started here on this machine (all its CPUs, no dashboard).
+Ray is started here on this machine (all its CPUs, no dashboard). First the script measures the machine's own
+ceiling: how much faster two plain processes do pure-Python work than one (a 2-vCPU VM whose vCPUs share a host
+gives less than 2x), the most any 2-worker row can reach.
 
     .venv/bin/python benchmarks/ray.py [--scaling-env ID] [--num-envs 8] [--episodes 32] [--repeats 2] [--parts scaling,overhead]
     .venv/bin/python benchmarks/ray.py --parts scienceworld [--sw-steps 200]
@@ -102,6 +104,31 @@ def _scaling(args: argparse.Namespace) -> None:
               f"{rate / base:>6.2f}x {rate / one:>10.2f}x")
 
 
+def _busy(iterations: int) -> int:
+    total = 0
+    for i in range(iterations):
+        total += i * i
+    return total
+
+
+def _machine_ceiling(repeats: int = 5, iterations: int = 8_000_000) -> float:
+    """What two processes of pure-Python work get on this machine against one (fastest of ``repeats`` on each
+    side): the most any 2-worker setup can reach here, whatever runs the workers."""
+    import multiprocessing
+
+    one, two = float("inf"), float("inf")
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.map(_busy, [1000, 1000])  # start both workers before timing
+        for _ in range(repeats):
+            started = time.perf_counter()
+            _busy(iterations)
+            one = min(one, time.perf_counter() - started)
+            started = time.perf_counter()
+            pool.map(_busy, [iterations, iterations])
+            two = min(two, time.perf_counter() - started)
+    return 2 * one / two
+
+
 def _per_step_ms(envs: gym.vector.VectorEnv, steps: int) -> float:
     envs.reset(seed=list(range(envs.num_envs)))
     actions = ["guess 1234"] * envs.num_envs
@@ -167,6 +194,7 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     started = time.perf_counter()
+    print(f"this machine's ceiling: two processes of pure-Python work run {_machine_ceiling():.2f}x one")
     init_ray()
     print(f"Ray started in {time.perf_counter() - started:.1f} s ({os.cpu_count()} CPUs)")
     parts = args.parts.split(",")
