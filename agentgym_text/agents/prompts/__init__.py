@@ -36,6 +36,31 @@ class FamilyPrompt:
 
 
 @lru_cache(maxsize=None)
+def _prompt_file(family: str) -> tuple[str, dict]:
+    """The family whose ``prompt.json`` answers for ``family`` ("generic" when it has none) and the file's data."""
+    source = resources.files(__name__).joinpath("generic.json")
+    name = "generic"
+    if family.isidentifier():
+        try:
+            candidate = resources.files(f"agentgym_text.envs.{family}").joinpath(PROMPT_FILE)
+        except ModuleNotFoundError:
+            candidate = None
+        if candidate is not None and candidate.is_file():
+            source, name = candidate, family
+    return name, json.loads(source.read_text(encoding="utf-8"))
+
+
+def prompt_variants(family: str) -> dict[str | None, dict]:
+    """Every replayable prompt of ``family``: the default (key ``None``) and each text format's, as raw dicts."""
+    data = _prompt_file(family)[1]
+    variants: dict[str | None, dict] = {None: dict(data)}
+    for key, value in data.items():
+        if isinstance(value, dict) and "example" in value:
+            variants[key] = {**data, **value}
+    return variants
+
+
+@lru_cache(maxsize=None)
 def load_prompt(family: str, text_format: str | None = None) -> FamilyPrompt:
     """The prompt of ``family`` (the generic one when the family has none).
 
@@ -46,31 +71,10 @@ def load_prompt(family: str, text_format: str | None = None) -> FamilyPrompt:
     >>> load_prompt("mastermind").family, load_prompt("no-such-family").family
     ('mastermind', 'generic')
     """
-    source = resources.files(__name__).joinpath("generic.json")
-    name = "generic"
-    if family.isidentifier():
-        try:
-            candidate = resources.files(f"agentgym_text.envs.{family}").joinpath(PROMPT_FILE)
-        except ModuleNotFoundError:
-            candidate = None
-        if candidate is not None and candidate.is_file():
-            source, name = candidate, family
-    data = json.loads(source.read_text(encoding="utf-8"))
-    variant = data.get(text_format) if text_format else None
-    if isinstance(variant, dict):
-        data = {**data, **variant}
+    name = _prompt_file(family)[0]
+    variants = prompt_variants(family)
+    data = variants.get(text_format, variants[None])
     return FamilyPrompt(name, data["system"], data["instruction"], data["example"])
-
-
-def prompt_variants(family: str) -> dict[str, dict]:
-    """Every replayable prompt of ``family``: the default (key ``None``) and each text format's, as raw dicts."""
-    source = resources.files(f"agentgym_text.envs.{family}").joinpath(PROMPT_FILE)
-    data = json.loads(source.read_text(encoding="utf-8"))
-    variants: dict = {None: data}
-    for key, value in data.items():
-        if isinstance(value, dict) and "example" in value:
-            variants[key] = {**data, **value}
-    return variants
 
 
 def build_messages(prompt: FamilyPrompt, goal: str, history: str, style: str = "vanilla") -> list[dict[str, str]]:

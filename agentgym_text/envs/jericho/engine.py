@@ -170,25 +170,12 @@ class JerichoGame:
                          inventory=carried_objects, inventory_names=(), moves=int(frotz.frotz_lib.get_moves()))
 
     def _named_state(self) -> GameState:
+        state = self.state()
         frotz = self.frotz
-        player = frotz.get_object(frotz.player_obj_num)
-        location = frotz.get_object(player.parent) if player is not None else None
-        inventory = []
-        child = player.child if player is not None else 0
-        while child > 0:
-            item = frotz.get_object(child)
-            if item is None:
-                break
-            inventory.append(item)
-            child = item.sibling
-        return GameState(
-            score=int(frotz.frotz_lib.get_score()),
-            location=int(location.num) if location is not None else 0,
-            location_name=_display_name(location.name) if location is not None else "",
-            inventory=tuple(int(item.num) for item in inventory),
-            inventory_names=tuple(_display_name(item.name) for item in inventory),
-            moves=int(frotz.frotz_lib.get_moves()),
-        )
+        location = frotz.get_object(state.location) if state.location else None
+        names = tuple(_display_name(frotz.get_object(number).name) for number in state.inventory)
+        return state._replace(location_name=_display_name(location.name) if location is not None else "",
+                              inventory_names=names)
 
     def max_score(self) -> int:
         assert self.frotz is not None
