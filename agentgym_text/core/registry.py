@@ -124,6 +124,9 @@ class EnvEntry:
     """What that variable holds, in a few words ("Jericho game files")."""
     programs: tuple[str, ...] = ()
     """Programs the env runs (found on PATH), e.g. ``("bwrap",)``; ``make`` installs them."""
+    thread_safe: bool = False
+    """Several envs of this id may run in threads of one process at once (established by a test that does so);
+    otherwise the runner and the other places that run envs side by side give each its own worker process."""
 
     def missing_setting(self) -> str | None:
         """What the env still needs before ``gym.make`` without kwargs can work (a program, a setting), or None."""
@@ -152,6 +155,7 @@ def register_env(
     setting_help: str = "",
     whole_replies: bool = False,
     programs: tuple[str, ...] = (),
+    thread_safe: bool = False,
 ) -> None:
     """Register ``env_id`` with gymnasium (wrapped in ``StepLimit`` with the per-task default budget).
 
@@ -178,7 +182,7 @@ def register_env(
         env_id=env_id, family=family, category=category, task_count=task_count, requires=requires,
         description=description, subskill_weights=dict(subskill_weights or {}), subskill_source=subskill_source,
         max_steps=max_steps, whole_replies=whole_replies, setting=setting, setting_help=setting_help,
-        programs=tuple(programs),
+        programs=tuple(programs), thread_safe=thread_safe,
     )
 
 
