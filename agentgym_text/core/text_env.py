@@ -136,8 +136,8 @@ class TextEnv(gym.Env[str, str]):
             self.cheap_admissible_actions if list_admissible_actions is None else list_admissible_actions
         )
         self._next_task_id: str | None = None
-        self.budget_override: int | None = None
-        """Set by ``StepLimit`` when the episode budget is not the task's own."""
+        self._pending_budgets: list[int | None] = []
+        self._episode_budgets: tuple[int | None, ...] = ()
         self._task: TaskSpec | None = None
         self._goal = ""
         self._difficulty = ""
@@ -204,12 +204,19 @@ class TextEnv(gym.Env[str, str]):
             task_id = str(task_id)
         self._next_task_id = task_id
 
+    def limit_budget(self, steps: int | None) -> None:
+        """Called by a step-limit wrapper just before it resets this env: the next episode is cut after ``steps``
+        steps (None: the task's own budget). The episode's ``step_budget`` is the smallest such limit, so the
+        first observation and ``info["max_steps"]`` state the budget the wrappers enforce."""
+        self._pending_budgets.append(None if steps is None else int(steps))
+
     @property
     def step_budget(self) -> int:
-        """This episode's step budget: the ``StepLimit``/``TimeLimit`` budget if one is set, else the task's."""
-        if self.budget_override is not None:
-            return int(self.budget_override)
-        return int(self._task.max_steps) if self._task else 0
+        """This episode's step budget: the smallest limit its step-limit wrappers set, else the task's own."""
+        task_budget = int(self._task.max_steps) if self._task else 0
+        limits = [task_budget if steps is None else steps for steps in self._episode_budgets]
+        limits = [steps for steps in limits if steps > 0]
+        return min(limits) if limits else task_budget
 
     def admissible_actions(self) -> list[str]:
         """The actions that would be accepted now (empty once the episode is over)."""
@@ -220,6 +227,7 @@ class TextEnv(gym.Env[str, str]):
         return None if self._finished else self._expert_action()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict]:
+        self._episode_budgets, self._pending_budgets = tuple(self._pending_budgets), []
         options = dict(options or {})
         unknown = sorted(set(options) - RESET_OPTIONS - set(self.reset_option_keys))
         if unknown:

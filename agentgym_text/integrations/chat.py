@@ -55,8 +55,9 @@ def family_of(env_id: str) -> str:
     return "generic"
 
 
-def system_prompt(env: gym.Env, family: str, *, tools: bool) -> str:
-    """The family's rules and in-context example, the action format, the help action and the step budget."""
+def system_prompt(env: gym.Env, family: str, *, tools: bool, budget: int | None = None) -> str:
+    """The family's rules and in-context example, the action format, the help action and the step budget
+    (``budget``: the episode's ``info["max_steps"]``; by default the env's own ``step_budget``)."""
     base = env.unwrapped
     prompt = load_prompt(family, getattr(base, "text_format", None))
     parts = [prompt.system, prompt.instruction, "Here is an example:\n" + prompt.example]
@@ -64,7 +65,8 @@ def system_prompt(env: gym.Env, family: str, *, tools: bool) -> str:
     help_action = getattr(base, "help_action", "check valid actions")
     line = f"Actions: {action_format}, e.g. '{getattr(base, 'action_example', '')}'. " if action_format else ""
     parts.append(line + f"'{help_action}' lists what you can do.")
-    budget = getattr(base, "step_budget", 0)
+    if budget is None:
+        budget = getattr(base, "step_budget", 0)
     if budget:
         parts.append(f"You have {budget} steps; the episode ends at the goal or when they run out.")
     parts.append(_TOOL_FORMAT if tools else _TEXT_FORMAT)
@@ -131,7 +133,8 @@ class ChatEnv:
         observation, info = self.env.reset(seed=seed, options=options)
         self.tools = tool_schemas(self.env)
         self.messages = [
-            {"role": "system", "content": system_prompt(self.env, self.family, tools=self.use_tools)},
+            {"role": "system", "content": system_prompt(self.env, self.family, tools=self.use_tools,
+                                                         budget=info.get("max_steps"))},
             {"role": "user", "content": observation},
         ]
         self.info = info

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import zlib
@@ -210,11 +211,20 @@ def check_same_trajectory_in_another_process(env_id: str, seed: int = 7, imports
     assert other.stdout.strip().splitlines()[-1] == digests[0]
 
 
+def stated_budget(observation: str) -> int | None:
+    """The budget the first observation states ("You have N steps."), or None."""
+    stated = re.findall(r"\bYou have (\d+) steps\b", observation)
+    return int(stated[-1]) if stated else None
+
+
 def check_step_limit(env_id: str, options: dict | None = None) -> None:
+    """``max_episode_steps`` truncates with ``step_limit``, and the first observation states the budget enforced,
+    as ``info["max_steps"]`` does."""
     env = _make(env_id, max_episode_steps=3)
     try:
-        _, info = env.reset(seed=0, options=options)
+        obs, info = env.reset(seed=0, options=options)
         assert info["max_steps"] == 3
+        assert stated_budget(obs) == 3, f"first observation states {stated_budget(obs)} steps, enforced 3"
         results = [env.step(HELP_ACTION) for _ in range(3)]
         assert [r[3] for r in results] == [False, False, True]
         assert results[-1][4]["finish_reason"] == "step_limit"

@@ -49,6 +49,9 @@ class StepLimit(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self._elapsed = 0
 
     def reset(self, **kwargs: Any):
+        announce = getattr(self.env.unwrapped, "limit_budget", None)
+        if callable(announce):  # our envs state the budget in the first observation: tell them the one enforced
+            announce(self._outer_budget if self._defer else self.max_steps)
         obs, info = self.env.reset(**kwargs)
         self._elapsed = 0
         if self.max_steps is None and not self._defer:
@@ -57,8 +60,14 @@ class StepLimit(gym.Wrapper, gym.utils.RecordConstructorArgs):
         return obs, self._with_budget(info)
 
     def _with_budget(self, info: dict) -> dict:
+        """``info["max_steps"]``: the smallest budget of this wrapper and those inside it."""
         budget = self._outer_budget if self._defer else self._budget
-        if budget is not None and info.get("max_steps") != budget:
+        if budget is None:
+            return info
+        inner = info.get("max_steps")
+        if isinstance(inner, int) and 0 < inner < budget:
+            budget = inner
+        if info.get("max_steps") != budget:
             info = {**info, "max_steps": int(budget)}
         return info
 
