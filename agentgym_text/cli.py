@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import gymnasium as gym
 
@@ -14,6 +15,9 @@ import agentgym_text
 from agentgym_text.agents import AGENT_NAMES
 from agentgym_text.core.info import HELP_ACTION
 from agentgym_text.core.registry import EnvEntry, MissingDependency, extra_installed
+
+if TYPE_CHECKING:
+    from agentgym_text.eval.runner import RunResult
 
 __all__ = ["main", "COMMANDS"]
 
@@ -102,7 +106,8 @@ def _check_report_dependencies() -> None:
                         "(or pass --no-report)")
 
 
-def _run_and_report(agent, config, out: Path, *, report: bool = True) -> int:
+def _run_and_report(agent, config, out: Path, *, report: bool = True) -> RunResult:
+    """Run ``agent`` into ``out`` and print what was played, what was not and the headline rates."""
     from agentgym_text.agents.llm import AgentUnavailable
     from agentgym_text.eval.compare import fmt_rate, load_run
     from agentgym_text.eval.runner import run_eval
@@ -116,31 +121,52 @@ def _run_and_report(agent, config, out: Path, *, report: bool = True) -> int:
     finally:
         agent.close()
     episodes_file = out / "episodes.jsonl"
+    in_folder = result.planned - sum(1 for row in result.unplayed if row["task_id"] is not None)
     if result.planned and result.skipped == result.planned:
         print(f"{agent.name}: all {result.planned} episodes already in {episodes_file}; use --rerun to play them "
               "again")
     else:
         again = f", {result.replayed} of them again" if result.replayed else ""
-        print(f"{agent.name}: {result.finished} episodes played{again}, {result.skipped} already done, "
-              f"{result.planned} planned -> {out}")
+        print(f"{agent.name}: {result.finished} episodes played{again}, {result.skipped} already done: "
+              f"{in_folder} of {result.planned} planned episodes in {out}")
     for error in result.errors:
         print(f"  error: {error}", file=sys.stderr)
+    _print_unplayed(result.unplayed)
     if result.agent_errors:
         print(f"  {result.agent_errors} episodes ended because the agent could not be reached (agent_error); "
               "run the same command again to play them", file=sys.stderr)
+    if result.engine_errors:
+        print(f"  {result.engine_errors} episodes ended because their engine died (engine_error); run the same "
+              "command again to play them", file=sys.stderr)
     if episodes_file.exists():
         run = load_run(out)
         (out / "metrics.json").write_text(json.dumps(run.metrics, indent=2, ensure_ascii=False) + "\n")
         overall = run.metrics["overall"] or {}
-        left_out = run.metrics["agent_errors"]
-        note = f"; {left_out} agent_error episodes left out" if left_out else ""
+        lost = run.metrics["agent_errors"] + run.metrics["engine_errors"]
+        scored = int(overall.get("episodes", 0))
+        note = f"; {lost} agent_error/engine_error episodes left out" if lost else ""
+        partial = "" if result.complete else f"; PARTIAL: {result.planned - scored} of {result.planned} planned " \
+                                               "episodes are not in these rates"
         print(f"  success {fmt_rate(overall.get('success_rate'))}%  progress {fmt_rate(overall.get('progress_rate'))}%"
-              f"  grounding {fmt_rate(overall.get('grounding_accuracy'))}%  (macro over envs{note})")
+              f"  grounding {fmt_rate(overall.get('grounding_accuracy'))}%  (macro over envs, {scored} episodes"
+              f"{note}{partial})")
         if report:
             from agentgym_text.eval.report import write_report
 
             print(f"  report: {write_report([out])}")
-    return 0 if result.complete else 1
+    return result
+
+
+def _print_unplayed(unplayed: list[dict], shown: int = 10) -> None:
+    if not unplayed:
+        return
+    print(f"  {len(unplayed)} planned episodes were not played (listed in run.json under 'unplayed'; the same "
+          "command plays them):", file=sys.stderr)
+    for row in unplayed[:shown]:
+        task = row["task_id"] if row["task_id"] is not None else "(its tasks could not be listed)"
+        print(f"    {row['env_id']} {task}: {row['reason']}", file=sys.stderr)
+    if len(unplayed) > shown:
+        print(f"    ... and {len(unplayed) - shown} more", file=sys.stderr)
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -175,7 +201,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UserError(str(error)) from None
     out = Path(args.out or f"runs/{args.agent}")
-    code = _run_and_report(agent, config, out, report=not args.no_report)
+    code = 0 if _run_and_report(agent, config, out, report=not args.no_report).complete else 1
     if args.wandb:
         from agentgym_text.eval.wandb_log import log_to_wandb
 
@@ -209,16 +235,20 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     config = EvalConfig(envs=installed, tasks=args.tasks, max_steps=args.max_steps, num_envs=args.num_envs,
                         progress_bar=not args.quiet)
     folders = []
+    planned = played = 0
+    complete = True
     for agent_name in ("expert", "random"):
-        _run_and_report(make_agent(agent_name), config, out / agent_name, report=False)
+        result = _run_and_report(make_agent(agent_name), config, out / agent_name, report=False)
+        planned += result.planned
+        played += (result.planned - sum(1 for row in result.unplayed if row["task_id"] is not None)
+                   - result.agent_errors - result.engine_errors)
+        complete = complete and result.complete
         if (out / agent_name / "episodes.jsonl").exists():
             folders.append(out / agent_name)
-    if not folders:
-        print("no episode finished; nothing to report", file=sys.stderr)
-        return 1
-    path = write_report(folders, out=out / "report.html")
-    print(f"report: {path.resolve()}")
-    return 0
+    if folders:
+        print(f"report: {write_report(folders, out=out / 'report.html').resolve()}")
+    print(f"demo: {played} of {planned} planned episodes played" + ("" if complete else " (INCOMPLETE: see above)"))
+    return 0 if complete and folders else 1
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

@@ -109,7 +109,8 @@ def test_rerun_failed_plays_unsuccessful_episodes_again(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--tasks", "no-such-task"], "selects no task"),
+        (["--tasks", "no-such-task"], "no env of AgentQuest/Mastermind-v0 has: no-such-task"),
+        (["--tasks", "mastermind-001,nope,mastermind-002"], "has: nope;"),
         (["--max-steps", "0"], "--max-steps must be at least 1"),
         (["--num-envs", "0"], "--num-envs must be at least 1"),
     ],

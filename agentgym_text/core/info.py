@@ -10,6 +10,7 @@ from typing import Any
 
 __all__ = [
     "FinishReason",
+    "EngineLost",
     "InvalidReason",
     "INFO_KEYS",
     "FORMAT_ERRORS",
@@ -37,6 +38,10 @@ class FinishReason(str, Enum):
     """A task's host (e.g. an LLM judging lateral-thinking questions) could not be reached."""
     ENGINE_ERROR = "engine_error"
     """The engine behind the env died (a crashed worker or actor); the episode is lost, not failed."""
+
+
+class EngineLost(RuntimeError):
+    """The engine behind an env died and its episode cannot be carried on (finish_reason "engine_error")."""
 
 
 class InvalidReason(str, Enum):

@@ -15,7 +15,7 @@ import agentgym_text
 from agentgym_text.core.registry import EnvEntry
 from agentgym_text.core.tasks import TaskSpec
 
-__all__ = ["EpisodePlan", "select_tasks", "resolve_env_ids", "plan_env", "QUICK_PER_DIFFICULTY", "episode_seed"]
+__all__ = ["EpisodePlan", "select_tasks", "requested_task_ids", "resolve_env_ids", "plan_env", "QUICK_PER_DIFFICULTY", "episode_seed"]
 
 QUICK_PER_DIFFICULTY = 2
 """The quick split: this many easy and this many hard tasks per env (the first ones in task-set order)."""
@@ -84,8 +84,21 @@ def select_tasks(tasks: Sequence[TaskSpec], spec: str) -> list[TaskSpec]:
         start, _, stop = spec.partition(":")
         return list(tasks)[slice(int(start) if start.strip() else None, int(stop) if stop.strip() else None)]
     by_id = {task.task_id: task for task in tasks}
-    chosen = [by_id[name.strip()] for name in spec.split(",") if name.strip() in by_id]
-    return chosen
+    return [by_id[name] for name in requested_task_ids(spec) or () if name in by_id]
+
+
+def requested_task_ids(spec: str) -> list[str] | None:
+    """The task ids a ``--tasks`` value names, or None when it is a split, a count or a slice.
+
+    >>> requested_task_ids("mastermind-001, mastermind-007"), requested_task_ids("quick"), requested_task_ids("2:5")
+    (['mastermind-001', 'mastermind-007'], None, None)
+    """
+    spec = str(spec).strip()
+    if spec in ("all", "quick") or spec.isdigit():
+        return None
+    if ":" in spec and all(part.strip().lstrip("-").isdigit() or not part.strip() for part in spec.split(":")):
+        return None
+    return [name.strip() for name in spec.split(",") if name.strip()]
 
 
 def episode_seed(seed: int, env_id: str, task_id: str, repeat: int) -> int:
@@ -95,14 +108,17 @@ def episode_seed(seed: int, env_id: str, task_id: str, repeat: int) -> int:
 
 def plan_env(
     entry: EnvEntry, task_spec: str, *, seed: int = 0, repeats: int = 1, max_steps: int | None = None,
-    start_index: int = 0,
+    start_index: int = 0, seen_task_ids: set[str] | None = None,
 ) -> list[EpisodePlan]:
-    """The episodes of one env: selected tasks in task-set order, each ``repeats`` times."""
+    """The episodes of one env: selected tasks in task-set order, each ``repeats`` times (the env's task ids are
+    added to ``seen_task_ids`` when given, so that the caller can name ids no env has)."""
     probe = gym.make(entry.env_id)
     try:
         tasks = list(probe.unwrapped.tasks)
     finally:
         probe.close()
+    if seen_task_ids is not None:
+        seen_task_ids.update(task.task_id for task in tasks)
     plans = []
     for task in select_tasks(tasks, task_spec):
         for repeat in range(repeats):

@@ -28,10 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from agentgym_text.agents.base import Agent, Turn
-from agentgym_text.core.info import HELP_ACTION, FinishReason
-from agentgym_text.eval.plan import EpisodePlan, plan_env, resolve_env_ids
+from agentgym_text.core.info import HELP_ACTION, EngineLost, FinishReason
+from agentgym_text.core.registry import EnvEntry
+from agentgym_text.eval.plan import EpisodePlan, plan_env, requested_task_ids, resolve_env_ids
 from agentgym_text.eval.records import EpisodeLog
-from agentgym_text.eval.slots import SLOT_MODES, EngineLost, Slot, open_slot
+from agentgym_text.eval.slots import SLOT_MODES, Slot, open_slot, slot_mode
 from agentgym_text.eval.store import RunStore
 
 __all__ = ["EvalConfig", "RunResult", "run_eval", "REPLAY_MODES"]
@@ -99,10 +100,14 @@ class RunResult:
     """Episodes of an earlier run in this folder that this run played again."""
     engine_errors: int = 0
     """Episodes ended because their engine died for good (recorded, and replayed by the next run)."""
+    unplayed: list[dict[str, Any]] = field(default_factory=list)
+    """Planned episodes this run did not play, each ``{"env_id", "task_id", "repeat", "reason"}`` (also in
+    ``run.json``); the next run of the same command plays them. An env whose tasks could not even be listed
+    appears once, with ``task_id`` None."""
 
     @property
     def complete(self) -> bool:
-        return (not self.errors and not self.agent_errors and not self.engine_errors
+        return (not self.errors and not self.agent_errors and not self.engine_errors and not self.unplayed
                 and self.skipped + self.finished == self.planned)
 
 
@@ -169,19 +174,27 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     started = time.perf_counter()
     entries = resolve_env_ids(config.envs)
     errors: list[str] = []
+    env_errors: dict[str, str] = {}
     plans: dict[str, list[EpisodePlan]] = {}
     clock = _Clock()
     since = time.perf_counter()
+    seen_task_ids: set[str] = set()
     for entry in entries:
         try:
             plans[entry.env_id] = plan_env(
                 entry, config.tasks, seed=config.seed, repeats=config.repeats, max_steps=config.max_steps,
-                start_index=sum(len(p) for p in plans.values()),
+                start_index=sum(len(p) for p in plans.values()), seen_task_ids=seen_task_ids,
             )
         except Exception as error:  # an env that cannot even be built (missing engine) must not stop the run
             logger.debug("cannot plan %s", entry.env_id, exc_info=True)
-            errors.append(f"{entry.env_id}: {type(error).__name__}: {error}")
+            env_errors[entry.env_id] = f"{type(error).__name__}: {error}"
+            errors.append(f"{entry.env_id}: {env_errors[entry.env_id]}")
     clock.add("setup_s", since)
+    unknown = [name for name in requested_task_ids(config.tasks) or () if name not in seen_task_ids]
+    if unknown and not env_errors:
+        names = ", ".join(entry.env_id for entry in entries)
+        raise ValueError(f"--tasks names task ids that no env of {names} has: {', '.join(unknown)}; "
+                         "`agentgym-text tasks <env id>` lists the task ids")
     planned = sum(len(p) for p in plans.values())
     if planned == 0 and not errors:
         names = ", ".join(entry.env_id for entry in entries)
@@ -213,14 +226,18 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
             since = time.perf_counter()
             started_ray = init_ray(config.ray_address)
             clock.add("setup_s", since)
+        by_id = {entry.env_id: entry for entry in entries}
         for env_id, pending in todo.items():
             if not pending:
                 continue
             try:
-                done += _run_env(agent, env_id, pending, config, store, progress, clock)
+                done += _run_env(agent, by_id[env_id], pending, config, store, progress, clock)
             except Exception as error:
                 logger.debug("evaluation of %s stopped", env_id, exc_info=True)
-                errors.append(f"{env_id}: {type(error).__name__}: {error}")
+                env_errors[env_id] = f"{type(error).__name__}: {error}"
+                errors.append(f"{env_id}: {env_errors[env_id]}")
+        unplayed = _unplayed(plans, store.keys, env_errors)
+        store.record_unplayed(unplayed)
     finally:
         store.close()
         progress.close()
@@ -232,29 +249,57 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     timings = dict(clock.totals, wall_s=wall)
     timings["overhead_s"] = max(0.0, wall - timings["setup_s"] - timings["agent_s"] - timings["env_s"])
     return RunResult(Path(out), planned, skipped, done, errors, timings, agent_errors=progress.agent_errors,
-                     replayed=store.dropped, engine_errors=progress.engine_errors)
+                     replayed=store.dropped, engine_errors=progress.engine_errors, unplayed=unplayed)
+
+
+def _unplayed(plans: dict[str, list[EpisodePlan]], recorded: set[str], env_errors: dict[str, str]) -> list[dict]:
+    """Every planned episode with no row in the folder, with the reason its env stopped (if one did)."""
+    missing = [{"env_id": env_id, "task_id": None, "repeat": None, "reason": reason}
+               for env_id, reason in env_errors.items() if env_id not in plans]
+    for env_id, env_plans in plans.items():
+        reason = env_errors.get(env_id, "not played (the run was interrupted)")
+        missing += [{"env_id": env_id, "task_id": plan.task_id, "repeat": plan.repeat, "reason": reason}
+                    for plan in env_plans if plan.key not in recorded]
+    return missing
 
 
 def _run_env(
     agent: Agent,
-    env_id: str,
+    entry: EnvEntry,
     pending_plans: list[EpisodePlan],
     config: EvalConfig,
     store: RunStore,
     progress: _Progress,
     clock: _Clock,
 ) -> int:
-    """Play ``pending_plans`` on ``num_envs`` slots, each in its own thread; returns the episodes finished."""
+    """Play ``pending_plans`` on ``num_envs`` slots, each in its own thread; returns the episodes finished.
+
+    A slot whose engine dies (``EngineLost``) records its episode as ``engine_error`` and goes on with a new env.
+    """
+    env_id = entry.env_id
     count = max(1, min(config.num_envs, len(pending_plans)))
+    mode = slot_mode(entry, config.vector_mode, count)
     pending = deque(pending_plans)
     lock = threading.Lock()
     finished = [0]
 
-    def work(slot_index: int) -> None:
+    def open_one() -> Slot:
         since = time.perf_counter()
-        slot = open_slot(env_id, config.vector_mode, max_steps=config.max_steps, wrappers=agent.env_wrappers(),
+        slot = open_slot(env_id, mode, max_steps=config.max_steps, wrappers=agent.env_wrappers(),
                          stop_after_repeats=config.stop_after_repeats)
         clock.add("setup_s", since)
+        return slot
+
+    def close(slot: Slot) -> None:
+        since = time.perf_counter()
+        try:
+            slot.close()
+        except Exception:  # a crashed worker process must not hide the error that stopped the slot
+            logger.exception("closing a slot of %s failed", env_id)
+        clock.add("setup_s", since)
+
+    def work(slot_index: int) -> None:
+        slot = open_one()
         try:
             while True:
                 try:
@@ -266,13 +311,11 @@ def _run_env(
                     store.append_episode(episode.row(agent.name, reason, success))
                     finished[0] += 1
                     progress.episode_done(env_id)
+                if slot.dead:
+                    close(slot)
+                    slot = open_one()
         finally:
-            since = time.perf_counter()
-            try:
-                slot.close()
-            except Exception:  # a crashed worker process must not hide the error that stopped the slot
-                logger.exception("closing a slot of %s failed", env_id)
-            clock.add("setup_s", since)
+            close(slot)
 
     with ThreadPoolExecutor(max_workers=count, thread_name_prefix="eval-slot") as pool:
         futures = [pool.submit(work, i) for i in range(count)]

@@ -4,7 +4,9 @@ own ("async", gymnasium's ``AsyncVectorEnv`` with one sub-env) or in a Ray actor
 and speaks plain single-env values.
 
 The runner gives every slot its own thread, so episodes proceed independently: a slow model reply holds up only
-its own episode.
+its own episode. Families not declared ``thread_safe`` get worker processes when several slots run at once
+(``slot_mode``). Whatever the backend, an env that raises or a worker that dies (a crash, ``os._exit``, an
+out-of-memory kill) surfaces as ``EngineLost``; the slot is then dead and the runner opens a new one.
 """
 
 from __future__ import annotations
@@ -15,16 +17,22 @@ from typing import Any
 import gymnasium as gym
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode
 
+from agentgym_text.core.info import EngineLost
+from agentgym_text.core.registry import EnvEntry
 from agentgym_text.wrappers.recorder import to_jsonable
 from agentgym_text.wrappers.repetition import RepetitionTracker
 
-__all__ = ["Slot", "open_slot", "unbatch_info", "SLOT_MODES", "EngineLost"]
+__all__ = ["Slot", "open_slot", "slot_mode", "unbatch_info", "SLOT_MODES"]
 
 SLOT_MODES = ("sync", "async", "ray")
 
 
-class EngineLost(RuntimeError):
-    """The engine behind a slot died and the episode could not be carried on (finish_reason "engine_error")."""
+def slot_mode(entry: EnvEntry, requested: str, slots: int) -> str:
+    """The backend for ``slots`` concurrent slots of ``entry``: the requested one, except that envs of a family
+    not declared thread-safe never share a process's threads ("sync" becomes "async": a worker process each)."""
+    if requested == "sync" and slots > 1 and not entry.thread_safe:
+        return "async"
+    return requested
 
 
 def unbatch_info(infos: dict[str, Any], index: int) -> dict[str, Any]:
@@ -59,12 +67,13 @@ def _env_factory(env_id: str, max_steps: int | None, wrappers: Sequence[Callable
 
 class Slot:
     """One env for one episode at a time; ``reset(task_id, seed)``, ``step``, ``call`` (an attribute or a method
-    of the unwrapped env, e.g. ``expert_action``), ``close``."""
+    of the unwrapped env, e.g. ``expert_action``), ``close``. After an ``EngineLost``, ``dead`` is true."""
 
     def __init__(self, make: Callable[[], gym.Env], mode: str):
         if mode not in SLOT_MODES:
             raise ValueError(f"the vector mode must be one of {SLOT_MODES}")
         self.mode = mode
+        self.dead = False
         self._env: gym.Env | None = None
         self._vector: AsyncVectorEnv | None = None
         self._remote: Any = None
@@ -77,7 +86,28 @@ class Slot:
         else:
             self._vector = AsyncVectorEnv([make], autoreset_mode=AutoresetMode.DISABLED)
 
+    def _guarded(self, run: Callable[[], Any]) -> Any:
+        if self.dead:
+            raise EngineLost("this slot's engine died earlier")
+        try:
+            return run()
+        except EngineLost:
+            self.dead = True
+            raise
+        except Exception as error:  # the env raised, or its worker process is gone (EOFError, BrokenPipeError)
+            self.dead = True
+            raise EngineLost(f"{type(error).__name__}: {error}") from error
+
     def reset(self, task_id: str, seed: int) -> tuple[str, dict[str, Any]]:
+        return self._guarded(lambda: self._reset(task_id, seed))
+
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        return self._guarded(lambda: self._step(action))
+
+    def call(self, name: str) -> Any:
+        return self._guarded(lambda: self._call(name))
+
+    def _reset(self, task_id: str, seed: int) -> tuple[str, dict[str, Any]]:
         if self._env is not None:
             obs, info = self._env.reset(seed=seed, options={"task_id": task_id})
             return str(obs), to_jsonable(info)
@@ -88,7 +118,7 @@ class Slot:
         obs, infos = self._vector.reset(seed=[seed], options={"task_id": task_id})
         return str(obs[0]), unbatch_info(infos, 0)
 
-    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+    def _step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         env = self._env if self._env is not None else self._remote
         if env is not None:
             obs, reward, terminated, truncated, info = env.step(action)
@@ -98,7 +128,7 @@ class Slot:
         return (str(obs[0]), float(rewards[0]), bool(terminations[0]), bool(truncations[0]),
                 unbatch_info(infos, 0))
 
-    def call(self, name: str) -> Any:
+    def _call(self, name: str) -> Any:
         if self._env is not None:
             value = getattr(self._env.unwrapped, name)
             return value() if callable(value) else value
@@ -107,11 +137,18 @@ class Slot:
         assert self._vector is not None
         return self._vector.call(name)[0]
 
+    def worker_pids(self) -> list[int]:
+        """The worker processes behind this slot ("async" mode; empty otherwise)."""
+        if self._vector is None:
+            return []
+        return [process.pid for process in self._vector.processes if process.pid is not None]
+
     def close(self) -> None:
         if self._env is not None:
             self._env.close()
         if self._vector is not None:
-            self._vector.close()
+            # A dead worker leaves the vector env waiting on its pipe: terminate instead of asking it to close.
+            self._vector.close(terminate=self.dead)
         if self._remote is not None:
             self._remote.close()
 

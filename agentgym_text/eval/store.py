@@ -64,6 +64,8 @@ class RunStore:
         self._trajectories: TextIO | None = None
         self.dropped = 0
         """Episode rows removed by ``open`` to be played again."""
+        self.keys: set[str] = set()
+        """The keys of the episodes with a row in the folder (read back by ``open``, then appended)."""
 
     def open(
         self,
@@ -113,7 +115,14 @@ class RunStore:
                 _rewrite(self.trajectories_path, kept)
         self._episodes = self.episodes_path.open("a", encoding="utf-8")
         self._trajectories = self.trajectories_path.open("a", encoding="utf-8")
+        self.keys = set(finished)
         return finished
+
+    def record_unplayed(self, unplayed: list[dict[str, Any]]) -> None:
+        """Write into ``run.json`` the planned episodes the last run did not play (``[]`` when none)."""
+        settings = json.loads(self.settings_path.read_text(encoding="utf-8"))
+        settings["unplayed"] = to_jsonable(unplayed)
+        self.settings_path.write_text(json.dumps(settings, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
     def clear(self) -> None:
         """Forget every episode and step of this folder (``--rerun``)."""
@@ -130,6 +139,7 @@ class RunStore:
 
     def append_episode(self, row: dict[str, Any]) -> None:
         self._write(self._episodes, row)
+        self.keys.add(str(row.get("key")))
 
     @staticmethod
     def _write(handle: TextIO | None, row: dict[str, Any]) -> None:

@@ -30,8 +30,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
-from agentgym_text.core.info import FinishReason
-from agentgym_text.eval.slots import EngineLost
+from agentgym_text.core.info import EngineLost, FinishReason
 
 __all__ = ["RayVectorEnv", "RemoteEnv", "init_ray", "make_env", "LOST_OBSERVATION"]
 
