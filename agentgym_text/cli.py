@@ -251,22 +251,32 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0 if complete and folders else 1
 
 
+_SERVER_MODULES = ("openenv", "uvicorn", "fastapi", "starlette", "websockets", "pydantic")
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     """Serve one env id over OpenEnv (openenv-core's server; one env per client session)."""
-    known = {entry.env_id for entry in agentgym_text.list_envs()}
-    if args.env not in known:
+    entries = {entry.env_id: entry for entry in agentgym_text.list_envs()}
+    if args.env not in entries:
         raise UserError(f"unknown env id {args.env!r}; `agentgym-text list` shows them")
+    status = entry_status(entries[args.env])
+    if status != "installed":
+        raise UserError(f"{args.env} cannot be served: {status}")
     from agentgym_text.integrations.openenv_server import serve
 
     print(f"serving {args.env} on ws://{args.host}:{args.port}/ws (up to {args.max_sessions} sessions)", flush=True)
     try:
         serve(args.env, host=args.host, port=args.port, max_sessions=args.max_sessions,
               idle_timeout=args.idle_timeout)
-    except ModuleNotFoundError as error:
-        raise UserError(f"serve needs the 'openenv' extra: pip install 'agentgym-text[openenv]' "
-                        f"(missing module {error.name!r})") from None
     except MissingDependency as error:
         raise UserError(str(error)) from None
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] in _SERVER_MODULES:
+            raise UserError(f"serve needs the 'openenv' extra: pip install 'agentgym-text[openenv]' "
+                            f"(missing module {error.name!r})") from None
+        extra = entries[args.env].requires
+        raise UserError(f"{args.env} needs the '{extra}' extra: pip install 'agentgym-text[{extra}]' "
+                        f"(missing module {error.name!r})") from None
     return 0
 
 

@@ -147,10 +147,24 @@ class Slot:
         if self._env is not None:
             self._env.close()
         if self._vector is not None:
-            # A dead worker leaves the vector env waiting on its pipe: terminate instead of asking it to close.
-            self._vector.close(terminate=self.dead)
+            self._close_vector(self._vector)
         if self._remote is not None:
             self._remote.close()
+
+
+    def _close_vector(self, vector: AsyncVectorEnv) -> None:
+        if not self.dead:
+            vector.close()
+            return
+        # A dead worker leaves the vector env waiting on a pipe that only raises EOFError: end the processes here.
+        for process in vector.processes:
+            if process.is_alive():
+                process.terminate()
+            process.join(timeout=10)
+        for pipe in vector.parent_pipes:
+            if pipe is not None:
+                pipe.close()
+        vector.closed = True  # what gymnasium's close would have set; its __del__ then does nothing
 
 
 def open_slot(

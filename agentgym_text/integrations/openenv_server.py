@@ -8,6 +8,9 @@ drops ``metadata`` from what clients receive): ``text``, ``goal``, ``task_id``, 
 ``progress_now``, ``valid``, ``invalid_reason``, ``finish_reason``, ``success``, ``truncated``, ``step``,
 ``max_steps``; ``reward`` is the progress increase and ``done`` is terminated or truncated.
 
+Sessions run in the server's threads; the sessions of an id whose family is not declared ``thread_safe`` take turns
+(one lock around their env calls), so such a family is served correctly, one call at a time.
+
 When a session ends (the client closes, or its connection drops) openenv-core closes the session's env, which
 closes its engine (a ScienceWorld JVM, a SQLite database); ``--idle-timeout`` also ends sessions left idle.
 
@@ -22,14 +25,25 @@ Client side, with openenv-core's generic client::
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
+import threading
 import uuid
 from typing import Any, Optional
 
 __all__ = ["TextAction", "TextObservation", "TextEnvState", "AgentGymEnvironment", "make_app", "serve"]
 
 _MODELS = ("TextAction", "TextObservation", "TextEnvState", "AgentGymEnvironment")
+_UNSAFE_ENGINES = threading.RLock()
+"""Held around every env call of a family not declared thread-safe."""
+
+
+def _engine_guard(env_id: str) -> Any:
+    import agentgym_text
+
+    entry = next((e for e in agentgym_text.list_envs() if e.env_id == env_id), None)
+    return contextlib.nullcontext() if entry is not None and entry.thread_safe else _UNSAFE_ENGINES
 
 
 @functools.lru_cache(maxsize=1)
@@ -87,7 +101,9 @@ def _models() -> dict[str, type]:
             import agentgym_text  # noqa: F401  (registers the ids)
 
             self.env_id = env_id
-            self.env = gym.make(env_id, **env_kwargs)
+            self._guard = _engine_guard(env_id)
+            with self._guard:
+                self.env = gym.make(env_id, **env_kwargs)
             self._state = TextEnvState(env_id=env_id)
             self._closed = False
 
@@ -103,13 +119,15 @@ def _models() -> dict[str, type]:
                   task_index: Optional[int] = None, **kwargs: Any) -> TextObservation:
             options = {key: value for key, value in (("task_id", task_id), ("task_index", task_index))
                        if value is not None}
-            text, info = self.env.reset(seed=seed, options=options or None)
+            with self._guard:
+                text, info = self.env.reset(seed=seed, options=options or None)
             self._state = TextEnvState(episode_id=episode_id or str(uuid.uuid4()), step_count=0, env_id=self.env_id,
                                        task_id=info["task_id"])
             return self._observation(text, info, None, False, False)
 
         def step(self, action: TextAction, timeout_s: Optional[float] = None, **kwargs: Any) -> TextObservation:
-            text, reward, terminated, truncated, info = self.env.step(action.message)
+            with self._guard:
+                text, reward, terminated, truncated, info = self.env.step(action.message)
             self._state.step_count += 1
             self._state.progress_rate = info["progress_rate"]
             self._state.done = bool(terminated or truncated)
@@ -129,7 +147,8 @@ def _models() -> dict[str, type]:
         def close(self) -> None:
             if not self._closed:
                 self._closed = True
-                self.env.close()
+                with self._guard:
+                    self.env.close()
 
     return {name: value for name, value in locals().items() if name in _MODELS}
 
