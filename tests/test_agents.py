@@ -1,5 +1,6 @@
 """Agents: reply parsing, the random and expert agents, and the LLM agent's retry/format/context handling."""
 
+import threading
 import time
 
 import numpy as np
@@ -120,9 +121,11 @@ def test_llm_agent_times_out_and_retries():
         agent, _ = _agent(server, max_retries=1, timeout=0.3)
         started = time.perf_counter()
         decision = agent.ask(_turn())
+        elapsed = time.perf_counter() - started
         agent.close()
     assert decision.error == "retries_exhausted:APITimeoutError" and decision.attempts == 2
-    assert time.perf_counter() - started < 3.0
+    # a runaway guard: two attempts that each waited the server's full 1 s would not end under 3 s either
+    assert elapsed < 3.0, f"two attempts with a 0.3 s timeout took {elapsed:.1f} s"
 
 
 @pytest.mark.parametrize("kind", ["garbage_body", "garbage_text"])
@@ -146,18 +149,22 @@ def test_llm_agent_reports_context_overflow_from_the_server_and_from_its_own_bud
 
 
 def test_llm_agent_asks_all_sub_envs_concurrently():
-    def slow(messages):
-        time.sleep(0.3)
+    """``act`` on several turns (the lock-step path of benchmarks/runner.py) has all requests in flight at once."""
+    arrived = threading.Barrier(8, timeout=20)  # far below the client's 60 s timeout: no retry while waiting
+
+    def all_eight_at_once(messages):
+        try:
+            arrived.wait()  # only passes once all 8 requests are being served together
+        except threading.BrokenBarrierError:
+            return "Action: not concurrent"
         return "Action: guess 0123"
 
-    with ScriptedChatServer(slow) as server:
-        agent, _ = _agent(server)
-        started = time.perf_counter()
+    with ScriptedChatServer(all_eight_at_once) as server:
+        agent, _ = _agent(server, timeout=60.0)
         decisions = agent.act([_turn(slot=i) for i in range(8)])
-        elapsed = time.perf_counter() - started
         agent.close()
     assert [d.action for d in decisions] == ["guess 0123"] * 8
-    assert elapsed < 1.5, f"8 requests of 0.3 s took {elapsed:.2f} s: not concurrent"
+    assert server.stats["calls"] == 8
     assert all(d.prompt_tokens > 0 and d.completion_tokens > 0 for d in decisions)
 
 

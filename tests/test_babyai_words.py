@@ -123,7 +123,20 @@ def test_clear_format_keeps_the_packages_own_text():
     env = BabyAIEnv(text_format="clear")
     obs, info = env.reset(options={"task_index": 0})
     assert obs.startswith("Your goal: go to the red ball.") and "In front of you" not in obs
-    assert "pick up" in env.step("check valid actions")[0] or info["admissible_actions"]
+
+    def listed_now() -> list[str]:
+        """The first line of the help text: what can be done in this state (the rest is the fixed grammar)."""
+        first = env.step("check valid actions")[0].split("\n")[0]
+        assert first.startswith("Valid actions now: ") and first.endswith("."), first
+        return first.removeprefix("Valid actions now: ").removesuffix(".").split(", ")
+
+    assert listed_now() == info["admissible_actions"] == ["turn left", "turn right"]  # facing a wall: nothing to take
+    _, _, _, _, info = env.step("turn left")
+    assert {"pick up grey ball 1", "pick up red ball 1"} <= set(info["admissible_actions"])
+    assert listed_now() == info["admissible_actions"]
+    assert not any("pickup" in action for action in info["admissible_actions"])  # the clear words, not AgentBoard's
+    obs, _, _, _, info = env.step("pick up grey ball 1")
+    assert info["valid"] and obs.startswith("You picked up the grey ball 1.") and "carrying a grey ball 1" in obs
     with pytest.raises(ValueError):
         BabyAIEnv(text_format="agentbench")
 

@@ -5,13 +5,14 @@ import os
 import shutil
 import subprocess
 import sys
-import time
+from collections import OrderedDict
 from pathlib import Path
 
 import gymnasium as gym
 import pytest
 
 import agentgym_text  # noqa: F401
+from agentgym_text.envs.jericho import valid_actions as valid_actions_module
 from agentgym_text.testing import contract
 
 GAME_DIR = os.environ.get("AGENTGYM_TEXT_JERICHO_DIR")
@@ -88,7 +89,7 @@ def test_check_valid_actions_lists_what_jericho_expects():
     env.close()
 
 
-def test_valid_actions_are_cached_by_world_state_and_do_not_disturb_the_game():
+def test_valid_actions_are_cached_by_world_state_and_do_not_disturb_the_game(monkeypatch):
     env = gym.make(ENV_ID).unwrapped
     plain = [env.reset(seed=3, options={"task_id": "jericho-zork1"})[0]]
     for _ in range(6):
@@ -98,13 +99,23 @@ def test_valid_actions_are_cached_by_world_state_and_do_not_disturb_the_game():
         env.admissible_actions()
         probed.append(env.step(env.expert_action())[0])
     assert probed == plain
+    computed = []  # one entry per listing worked out on the emulator (a cache miss)
+    compute = valid_actions_module._compute
+
+    def counted(*args, **kwargs):
+        computed.append(args)
+        return compute(*args, **kwargs)
+
+    monkeypatch.setattr(valid_actions_module, "_CACHE", OrderedDict())
+    monkeypatch.setattr(valid_actions_module, "_compute", counted)
     env.reset(seed=3, options={"task_id": "jericho-zork1"})
     first = env.admissible_actions()
+    assert len(computed) == 1
     env.step("north")
-    env.step("west")
-    start = time.perf_counter()
+    assert env.admissible_actions() != first and len(computed) == 2  # another state: listed anew
+    env.step("west")  # back west of the house: the first state again
     again = env.admissible_actions()
-    assert again == first and time.perf_counter() - start < 0.05
+    assert again == first and len(computed) == 2  # from the cache
     env.close()
 
 

@@ -88,19 +88,32 @@ def test_network_to_the_host_is_unreachable(box):
     server.listen(5)
     server.settimeout(0.2)
     port = server.getsockname()[1]
-    connections = []
+    peers: list[tuple[str, int]] = []
     stop = threading.Event()
 
     def accept() -> None:
         while not stop.is_set():
             try:
-                connections.append(server.accept()[0])
+                connection, peer = server.accept()
             except OSError:
-                pass
+                continue
+            peers.append(peer)
+            connection.close()
+
+    def probe_from_the_host() -> tuple[str, int]:
+        """Connect from outside the sandbox and wait until the listener has taken that connection."""
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as client:
+            me = client.getsockname()
+            deadline = time.monotonic() + 10
+            while me not in peers and time.monotonic() < deadline:
+                time.sleep(0.05)
+        assert me in peers, "the listener never saw a host connection: it could not have seen the sandbox's"
+        return me
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
     try:
+        first = probe_from_the_host()
         commands = [f"(echo > /dev/tcp/127.0.0.1/{port}) && echo CONNECTED", "echo > /dev/tcp/1.1.1.1/53 && echo OUT"]
         if shutil.which("curl"):
             commands.append(f"curl -sS -m 2 http://127.0.0.1:{port}/ && echo CONNECTED")
@@ -110,8 +123,10 @@ def test_network_to_the_host_is_unreachable(box):
         for command in commands:
             result = box.run(command)
             assert "CONNECTED" not in result.output and "OUT" not in result.output, result.output
-        time.sleep(0.3)
-        assert connections == []
+        # the listener takes connections in arrival order: once this later one is taken, any connection a
+        # command made has been taken before it
+        last = probe_from_the_host()
+        assert peers == [first, last]
     finally:
         stop.set()
         thread.join()
@@ -123,7 +138,8 @@ def test_fork_bomb_is_bounded_and_cleaned_up(box):
     start = time.monotonic()
     box.run(":(){ :|:& };:; sleep 1")
     box.checks([], after_step=True)
-    assert time.monotonic() - start < 30
+    elapsed = time.monotonic() - start
+    assert elapsed < 30, f"the fork bomb was stopped only after {elapsed:.0f} s"
     assert len(_descendants(box.pid)) <= 4  # keeper, the shell's restart loop, the shell (and bwrap's own)
     assert box.run("echo still alive").output.strip() == "still alive"
 
@@ -142,7 +158,9 @@ def test_ten_gigabyte_dd_is_bounded(box):
 def test_never_ending_commands_are_stopped(box):
     start = time.monotonic()
     result = box.run("sleep 1000")
-    assert result.timed_out and time.monotonic() - start < 8
+    elapsed = time.monotonic() - start
+    assert result.timed_out
+    assert elapsed < 8, f"a 2 s command timeout stopped sleep 1000 after {elapsed:.1f} s"
     result = box.run("while :; do :; done")
     assert result.timed_out and result.restarted
     assert box.run("cat /srv/t/f.txt").output.strip() == "data"  # the files survive a shell restart
@@ -152,7 +170,8 @@ def test_never_ending_commands_are_stopped(box):
 
 @needs_bwrap
 def test_background_processes_do_not_outlive_their_command(box):
-    box.run("sleep 300 & sleep 301 &")
+    running = box.run("sleep 300 & sleep 301 & ps -eo args").output
+    assert "sleep 300" in running and "sleep 301" in running  # the same ps sees them while they live
     box.checks([], after_step=True)
     assert "sleep 30" not in box.run("ps -eo args").output
 
@@ -164,5 +183,7 @@ def test_close_leaves_no_process():
     pid, below = sandbox.pid, _descendants(sandbox.pid)
     assert below
     sandbox.close()
-    time.sleep(0.2)
-    assert not any(_alive(p) for p in below | {pid})
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in below | {pid}) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in below | {pid}), [p for p in below | {pid} if _alive(p)]

@@ -6,7 +6,9 @@ through ``sites=`` + ``task_config=`` (the path a user's own WebArena deployment
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import sqlite3
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -208,11 +210,18 @@ def test_observation_is_webarenas_tree_with_ids_tabs_and_url(tiny):
     obs, info = env.reset(options={"task_index": 0})
     head = obs.split("\n")
     assert head[0] == "WINDOWED PAGE:{" and head[1] == "Tab 0 (current): One Stop Market"
-    assert "\tlink 'My Orders'" in obs.replace("] link", "\tlink").replace("[", "").split("]")[0] or True
-    assert any(line.strip().startswith("[") and line.strip().endswith("link 'My Orders'") for line in head)
+    # one tab deeper per level of the tree: the nav's links are its children, each with its own id
+    nav = next(i for i, line in enumerate(head) if re.fullmatch(r"\t\[\d+\] navigation 'Main'", line))
+    children = list(itertools.takewhile(lambda line: line.startswith("\t\t"), head[nav + 1:]))
+    assert all(re.fullmatch(r"\t\t\[\d+\] link '[^']+'", line) for line in children), children
+    assert [line.split("] ", 1)[1] for line in children] == ["link 'Home'", "link 'My Orders'", "link 'Partner site'",
+                                                             "link 'Help'"]
+    ids = re.findall(r"^\t*\[(\d+)\] ", obs, re.M)
+    assert len(ids) == len(set(ids)) > len(children)
     assert any(line.strip().endswith("searchbox 'Search'") for line in head)
     assert "URL: http://onestopmarket.com/" in obs and shop.url not in obs
-    assert info["progress_rate"] == 0.0 and not info["subgoals_done"] or not any(info["subgoals_done"])
+    assert info["progress_rate"] == 0.0
+    assert info["subgoals"] and info["subgoals_done"] == [False] * len(info["subgoals"])
 
 
 def test_viewport_only_and_scrolling_reveals_the_rest(tiny):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from agentgym_text.envs.webarena import evaluators as ev
+from agentgym_text.envs.webarena import sites as sites_module
 from agentgym_text.envs.webarena.evaluators import evaluate, resolve
 from agentgym_text.envs.webarena.progress import ProgressTracker, url_soft_score
 from agentgym_text.envs.webarena.sites import SITE_NAMES, SiteServer
@@ -97,7 +97,7 @@ def test_detail_pages_render(server):
     assert get(urls["shopping"] + "/orders/7")[0] in (200, 404)
 
 
-def test_two_servers_are_isolated_and_reset_restores(server):
+def test_two_servers_are_isolated_and_reset_restores(server, monkeypatch):
     urls = server.start()
     other = SiteServer()
     try:
@@ -110,9 +110,16 @@ def test_two_servers_are_isolated_and_reset_restores(server):
         post(other_urls["reddit"] + "/submit", forum="books", title="Only on the other server", body="x")
         assert "Only on the other server" in get(other_urls["reddit"] + "/f/books?sort=new")[1]
         assert "Only on the other server" not in get(urls["reddit"] + "/f/books?sort=new")[1]
-        started = time.perf_counter()
+
+        def no_rebuild(*args, **kwargs):
+            raise AssertionError("reset rebuilt the seeded databases instead of copying the templates")
+
+        monkeypatch.setattr(sites_module, "_build", no_rebuild)
+        monkeypatch.setattr(sites_module, "template_dir", no_rebuild)
         server.reset()
-        assert time.perf_counter() - started < 0.05
+        for site in SITE_NAMES:
+            live = server.db_path(site)
+            assert live.read_bytes() == (server.data_dir / live.name).read_bytes(), site
         assert "Renamed" not in get(urls["shopping"] + "/product/5")[1]
         assert "Only on the other server" in get(other_urls["reddit"] + "/f/books?sort=new")[1]
     finally:

@@ -76,7 +76,7 @@ def test_random_agent_scores_lower_than_expert(env):
                 break
             *_, info = env.step(actions[int(rng.integers(len(actions)))])
         random_progress.append(info.get("progress_rate", 0.0))
-    assert np.mean(random_progress) < 0.5 < 1.0
+    assert np.mean(random_progress) < 0.5  # the expert's is 1.0 (the contract suite plays it on every task)
 
 
 # ---- WebShop's reward, hand-computed ---------------------------------------------------------------------

@@ -2,6 +2,10 @@
 read from a git mirror (never copied into this repository), importing one of its env modules on its own, and the
 two-stage command line (``--setup`` here, ``--record`` inside the reference venv).
 
+The git mirror of hkust-nlp/AgentBoard (a bare clone or any ``.git`` folder; ``git clone --mirror
+https://github.com/hkust-nlp/AgentBoard``) is named by ``--git-dir`` or else by ``$AGENTBOARD_GIT_DIR``; only
+``--setup`` reads it (it writes the commit it copied to the source folder's ``COMMIT``, which ``--record`` reads).
+
 The recorders import this module as a sibling (``python tests/reference/record_<family>.py`` puts this folder first
 on ``sys.path``), in our venv and in the reference venvs alike, so it imports nothing outside the standard library.
 """
@@ -9,16 +13,17 @@ on ``sys.path``), in our venv and in the reference venvs alike, so it imports no
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import types
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["GIT_DIR", "make_venv", "git", "copy_files", "import_env_module", "main"]
+__all__ = ["GIT_DIR_VARIABLE", "make_venv", "git", "copy_files", "import_env_module", "main"]
 
-GIT_DIR = "/work/.mirror/hkust-nlp+AgentBoard/repo"
-"""Where ``fetch`` puts the snapshot of hkust-nlp/AgentBoard (``--git-dir`` overrides it)."""
+GIT_DIR_VARIABLE = "AGENTBOARD_GIT_DIR"
+"""The environment variable naming the AgentBoard git mirror when ``--git-dir`` is not given."""
 
 
 def make_venv(venv: Path, pins: Iterable[str]) -> None:
@@ -61,13 +66,21 @@ def main(doc: str, setup: Callable[[str], None], record: Callable[[argparse.Name
     """``--setup`` (the venv and AgentBoard's files) and ``--record`` (inside the venv), with the recorder's own
     ``options``; returns the parsed arguments for any other step of the recorder's."""
     parser = argparse.ArgumentParser(description=doc.split("\n")[0])
-    parser.add_argument("--setup", action="store_true")
-    parser.add_argument("--record", action="store_true")
-    parser.add_argument("--git-dir", default=GIT_DIR)
+    parser.add_argument("--setup", action="store_true", help="create the reference venv and copy AgentBoard's files")
+    parser.add_argument("--record", action="store_true", help="record (run with the reference venv's python)")
+    parser.add_argument("--git-dir", default=None,
+                        help=f"the git mirror of hkust-nlp/AgentBoard that --setup reads (else ${GIT_DIR_VARIABLE})")
     if options is not None:
         options(parser)
     args = parser.parse_args()
     if args.setup:
+        args.git_dir = args.git_dir or os.environ.get(GIT_DIR_VARIABLE)
+        if not args.git_dir:
+            parser.error(f"--setup needs the git mirror of hkust-nlp/AgentBoard: pass --git-dir PATH or set "
+                         f"${GIT_DIR_VARIABLE} (e.g. after git clone --mirror https://github.com/hkust-nlp/AgentBoard)")
+        if not Path(args.git_dir).is_dir():
+            parser.error(f"the AgentBoard git mirror {args.git_dir} (from --git-dir or ${GIT_DIR_VARIABLE}) "
+                         "is not a folder")
         setup(args.git_dir)
     if args.record:
         record(args)

@@ -7,12 +7,12 @@ for object) and a seeded random trajectory (actions, observations, validity, adm
 
 Usage (two stages; the second runs inside the reference venv)::
 
-    python tests/reference/record_babyai.py --setup      # venv + AgentBoard source under /tmp
+    python tests/reference/record_babyai.py --setup --git-dir PATH   # venv + AgentBoard source under /tmp
     /tmp/agentboard-venv/bin/python tests/reference/record_babyai.py --record
 
 ``--setup`` creates ``/tmp/agentboard-venv`` (gym 0.24.0, minigrid 2.3.0, gymnasium 0.29.1, numpy<2, matplotlib)
-and writes AgentBoard's three needed files from a git mirror (``--git-dir``, default the fetched snapshot) to
-``/tmp/agentboard-src``. Nothing of AgentBoard's code is copied into this repository.
+and writes AgentBoard's three needed files from a git mirror of hkust-nlp/AgentBoard (``--git-dir``, else
+``$AGENTBOARD_GIT_DIR``) to ``/tmp/agentboard-src``. Nothing of AgentBoard's code is copied into this repository.
 """
 
 from __future__ import annotations

@@ -11,19 +11,19 @@ with each step's observation, validity, progress rate, done flag and action list
 
 Usage (two stages; the second runs inside the reference venv)::
 
-    python tests/reference/record_pddl.py --setup      # venv + AgentBoard source under /tmp
+    python tests/reference/record_pddl.py --setup --git-dir PATH   # venv + AgentBoard source under /tmp
     PYTHONHASHSEED=0 /tmp/agentboard-pddl-venv/bin/python tests/reference/record_pddl.py --record
 
 (``--out PATH`` writes elsewhere: under another PYTHONHASHSEED AgentBoard's own listings come out in another order.)
 
 ``--setup`` creates ``/tmp/agentboard-pddl-venv`` and writes AgentBoard's ``environment/pddl_env`` folder,
-``environment/base_env.py`` and ``common/registry.py`` from a git mirror (``--git-dir``) to
-``/tmp/agentboard-pddl-src``. AgentBoard calls ``nltk.download('punkt')`` (no network here: it fails and
-returns) and ``nltk.word_tokenize``, which needs the Punkt sentence model: setup writes an untrained English
-``punkt_tab`` model (empty parameter files) under ``/tmp/agentboard-pddl-src/nltk_data``. It differs from the
-trained one only in where it ends sentences (abbreviations), which no recorded action exercises (each is one
-sentence). Nothing of AgentBoard's code is copied into this repository; the recording holds the problem files'
-text (Apache-2.0, as AgentBoard's code) so the replay test needs no network.
+``environment/base_env.py`` and ``common/registry.py`` from a git mirror (``--git-dir``, else
+``$AGENTBOARD_GIT_DIR``) to ``/tmp/agentboard-pddl-src``. AgentBoard calls ``nltk.download('punkt')`` (no network
+here: it fails and returns) and ``nltk.word_tokenize``, which needs the Punkt sentence model: setup writes an
+untrained English ``punkt_tab`` model (empty parameter files) under ``/tmp/agentboard-pddl-src/nltk_data``. It
+differs from the trained one only in where it ends sentences (abbreviations), which no recorded action exercises
+(each is one sentence). Nothing of AgentBoard's code is copied into this repository; the recording holds the
+problem files' text (Apache-2.0, as AgentBoard's code) so the replay test needs no network.
 """
 
 from __future__ import annotations

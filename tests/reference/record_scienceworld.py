@@ -23,7 +23,7 @@ which differences the engine version makes.
 
 Usage (two stages; the second runs inside the reference venv)::
 
-    python tests/reference/record_scienceworld.py --setup
+    python tests/reference/record_scienceworld.py --setup --git-dir PATH
     /tmp/agentboard-scienceworld-venv/bin/python tests/reference/record_scienceworld.py --record
     # the same actions on the installed engine, merged in as the "installed_*" fields:
     /tmp/agentboard-scienceworld-installed-venv/bin/python tests/reference/record_scienceworld.py --record \
@@ -32,7 +32,8 @@ Usage (two stages; the second runs inside the reference venv)::
 
 ``--setup`` (run with the package's python) creates ``/tmp/agentboard-scienceworld-venv`` (scienceworld 1.1.3,
 jsonlines) and ``/tmp/agentboard-scienceworld-installed-venv`` (the installed scienceworld release, jsonlines) and
-writes AgentBoard's two needed files from a git mirror (``--git-dir``) to ``/tmp/agentboard-scienceworld-src``.
+writes AgentBoard's two needed files from a git mirror (``--git-dir``, else ``$AGENTBOARD_GIT_DIR``) to
+``/tmp/agentboard-scienceworld-src``.
 Nothing of AgentBoard's code is copied into this repository. Both stages need Java; recording takes about 2
 minutes per engine on a quiet 2-core machine (8-10 minutes under load). The JVM runs with the options our engine
 uses (``JVM_OPTIONS``: identity hashes pinned), without which the simulator's hashed collections, and so its object order, differ from one JVM to the next.

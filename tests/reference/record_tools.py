@@ -1,9 +1,10 @@
 """Record AgentBoard's own tool envs on our shipped tool tasks (a reference for tests, never a runtime dependency).
 
 Runs AgentBoard's ``environment/{weather,movie,academia,todo,sheet}_env.py`` and ``utils/<tool>/<tool>_tools.py``
-UNMODIFIED, read from a snapshot of hkust-nlp/AgentBoard (git mirror) into ``/tmp/agentboard-tools-src``, in a
-separate virtual environment (``/tmp/agentboard-tools-venv``: requests, geopy, networkx, pandas, jsonlines,
-python-dotenv, plus gymnasium/numpy so this script can import our package for the data). Per step it does what
+UNMODIFIED, read from a snapshot of hkust-nlp/AgentBoard (the git mirror named by ``--git-dir``, else
+``$AGENTBOARD_GIT_DIR``) into ``/tmp/agentboard-tools-src``, in a separate virtual environment
+(``/tmp/agentboard-tools-venv``: requests, geopy, networkx, pandas, jsonlines, python-dotenv, plus gymnasium/numpy
+so this script can import our package for the data). Per step it does what
 AgentBoard's harness (``tasks/tool.py``) does: ``extract_action_name_and_action_input`` (AgentBoard's own, from
 ``utils/tool/helpers.py``), the format error, then ``env.step("Action: <name> with Action Input: <input>")``.
 The first observations and the format-error text are read out of ``tasks/tool.py``'s source (its string constants).
@@ -30,7 +31,7 @@ missing, wrong or unknown argument, unknown functions, inputs that are not liter
 
 Usage::
 
-    python tests/reference/record_tools.py --setup          # venv + AgentBoard source under /tmp
+    python tests/reference/record_tools.py --setup --git-dir PATH   # venv + AgentBoard source under /tmp
     /tmp/agentboard-tools-venv/bin/python tests/reference/record_tools.py --record
 """
 
@@ -46,7 +47,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 
-from agentboard_source import GIT_DIR, copy_files, git, main, make_venv  # sibling: this folder is on sys.path
+from agentboard_source import copy_files, git, main, make_venv  # sibling: this folder is on sys.path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -571,7 +572,7 @@ def record() -> None:
             episodes.append({"task_id": spec.task_id, "tool": tool, "observation": first,
                              "actions": env.get_action_space(), "steps": steps})
         print(tool, "done", file=sys.stderr)
-    commit = git(GIT_DIR, "rev-parse", "HEAD").decode().strip()
+    commit = (SRC / "COMMIT").read_text().strip() if (SRC / "COMMIT").exists() else "unknown"  # written by --setup
     OUT.write_text(json.dumps({"agentboard_commit": commit, "seed": SEED, "episodes": episodes}, indent=1,
                               ensure_ascii=False) + "\n")
     print(f"wrote {OUT}: {len(episodes)} episodes, {sum(len(e['steps']) for e in episodes)} steps")
