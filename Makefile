@@ -25,10 +25,10 @@ demo: install
 	$(BIN)/agentgym-text demo
 
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=25
 
 test-slow: install
-	$(BIN)/python -m pytest -q -m slow
+	$(BIN)/python -m pytest -q -m slow --durations=25
 
 # TRL's GRPOTrainer on our envs (two GRPO steps on CPU with a tiny model built in the test; nothing downloaded).
 # Not in `make test`: the `trl` extra pulls torch (a CPU build, pinned in pyproject.toml).

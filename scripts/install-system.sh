@@ -1,12 +1,13 @@
 #!/bin/sh
 # System packages the project needs, installed with apt-get only when missing:
-#   a headless JRE (ScienceWorld's engine), Chromium (the report-rendering test) and bubblewrap
-#   (the sandbox of AgentBench/OS-v0).
+#   a headless JRE (ScienceWorld's engine), Chromium (WebArena and the report-rendering test), bubblewrap
+#   (the sandbox of AgentBench/OS-v0) and PostgreSQL (the test of AgentBench/DB-v0 on a real server).
 set -e
 missing=""
 command -v java >/dev/null 2>&1 || missing="$missing default-jre-headless"
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"
 [ -z "$missing" ] && exit 0
 SUDO=""
 if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then

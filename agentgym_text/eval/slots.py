@@ -84,7 +84,9 @@ class Slot:
 
             self._remote = RemoteEnv(make)
         else:
-            self._vector = AsyncVectorEnv([make], autoreset_mode=AutoresetMode.DISABLED)
+            # Not "fork": the runner opens slots from several threads, and a child forked while another thread
+            # holds a lock (logging's, the import lock, an engine's) waits on it forever.
+            self._vector = AsyncVectorEnv([make], autoreset_mode=AutoresetMode.DISABLED, context="forkserver")
 
     def _guarded(self, run: Callable[[], Any]) -> Any:
         if self.dead:
