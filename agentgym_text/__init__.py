@@ -9,7 +9,8 @@ Importing the package registers every env id (no engine, JVM or network is touch
 ['admissible_actions', 'difficulty', 'finish_reason']
 """
 
-from agentgym_text.core.registry import list_envs, register_all
+from agentgym_text.core.registry import list_envs
+from agentgym_text.envs import register_all
 
 __version__ = "0.1.0"
 __all__ = ["list_envs", "__version__"]

@@ -14,7 +14,7 @@ import gymnasium as gym
 import agentgym_text
 from agentgym_text.agents import AGENT_NAMES
 from agentgym_text.core.info import HELP_ACTION
-from agentgym_text.core.registry import EnvEntry, MissingDependency, extra_installed
+from agentgym_text.core.registry import MissingDependency, entry_status, extra_installed
 
 if TYPE_CHECKING:
     from agentgym_text.eval.runner import RunResult
@@ -30,14 +30,6 @@ def _cmd_list(args: argparse.Namespace) -> int:
         status = entry_status(entry)
         print(f"{entry.env_id:<{width}}  {entry.category:<9} {entry.task_count:>5}  {entry.requires:<14} {status}")
     return 0
-
-
-def entry_status(entry: EnvEntry) -> str:
-    """"installed", or what is missing: the extra to install, or a setting the family needs."""
-    if not extra_installed(entry.requires):
-        return f"not installed: pip install 'agentgym-text[{entry.requires}]'"
-    missing = entry.missing_setting()
-    return f"needs {missing}" if missing else "installed"
 
 
 def _make(env_id: str, **kwargs) -> gym.Env:

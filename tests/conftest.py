@@ -1,5 +1,5 @@
-"""Shared fixtures and the per-id settings of the contract suite (which ids are heavy, how many expert runs
-the fast suite samples)."""
+"""Shared fixtures and the per-id settings of the contract suite, read from the families' declarations (which
+ids are heavy, how many expert runs the fast suite samples)."""
 
 import os
 from pathlib import Path
@@ -8,7 +8,7 @@ import gymnasium as gym
 import pytest
 
 import agentgym_text
-from agentgym_text.cli import entry_status
+from agentgym_text.core.registry import entry_status
 from tests.ci_skip_guard import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401  (hooks)
 
 _JERICHO_GAMES = Path(__file__).resolve().parents[2] / "shared" / "jericho-game-suite"
@@ -19,26 +19,16 @@ ENTRIES = {entry.env_id: entry for entry in agentgym_text.list_envs()}
 ALL_ENV_IDS = sorted(ENTRIES)
 USABLE_ENV_IDS = [env_id for env_id in ALL_ENV_IDS if entry_status(ENTRIES[env_id]) == "installed"]
 
-HEAVY_ENV_IDS = {"AgentBoard/ScienceWorld-v0", "AgentBoard/Jericho-v0", "TextWorld/Coin-v0", "TextWorld/Treasure-v0",
-                 "TextWorld/Cooking-v0", "AgentBoard/WebArena-v0"}
-"""Ids whose step or admissible listing costs milliseconds to seconds (a JVM, a Z-machine tried on hundreds of
-commands, a browser) or whose tasks are built at first use (TextWorld games): the fast suite plays their first task only
-and shorter random episodes; the vector checks and the rest run under -m slow."""
+HEAVY_ENV_IDS = {env_id for env_id, entry in ENTRIES.items() if entry.declaration.heavy}
+"""Ids whose family declares itself heavy (``Family.heavy``): the fast suite plays their first task only and
+shorter random episodes; the vector checks and the rest run under -m slow."""
 
 PINNED_TASK = {"task_index": 0}
 
-FAST_EXPERT_SAMPLE = {
-    "AgentBoard/ScienceWorld-v0": 3,
-    "AgentBoard/WebArena-v0": 5,
-    "AgentBoard/PDDL-v0": 6,
-    "AgentBoard/BabyAI-v0": 12,
-    "AgentBench/OS-v0": 12,
-    # TextWorld games are generated at first use (a few seconds each): two per challenge here, all under -m slow
-    "TextWorld/Coin-v0": 2,
-    "TextWorld/Treasure-v0": 2,
-    "TextWorld/Cooking-v0": 2,
-}
-"""How many evenly spread tasks per id the fast suite runs the expert on (default: every task)."""
+FAST_EXPERT_SAMPLE = {env_id: entry.declaration.expert_sample for env_id, entry in ENTRIES.items()
+                      if entry.declaration.expert_sample is not None}
+"""How many evenly spread tasks per id the fast suite runs the expert on (``Family.expert_sample``; default:
+every task)."""
 
 
 def env_param(env_id: str):

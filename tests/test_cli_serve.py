@@ -3,13 +3,14 @@
 import pytest
 
 from agentgym_text import cli
+from agentgym_text.core import registry
 from agentgym_text.integrations import openenv_server
 
 BABYAI = "AgentBoard/BabyAI-v0"
 
 
 def test_serve_names_the_family_extra_when_its_engine_is_not_installed(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "extra_installed", lambda extra: extra != "babyai")
+    monkeypatch.setattr(registry, "extra_installed", lambda extra: extra != "babyai")
     assert cli.main(["serve", "--env", BABYAI]) == 2
     error = capsys.readouterr().err
     assert "pip install 'agentgym-text[babyai]'" in error and "openenv" not in error

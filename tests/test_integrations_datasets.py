@@ -5,7 +5,7 @@ import pytest
 
 import agentgym_text
 from agentgym_text.core.registry import extra_installed
-from agentgym_text.datasets import TRAIN_UNAVAILABLE, make_env, tasks
+from agentgym_text.integrations.datasets import make_env, tasks, train_splits
 
 
 def test_test_split_is_every_shipped_task_with_its_prompt():
@@ -46,9 +46,9 @@ def test_babyai_train_rows_are_procedural_levels_that_replay():
     assert [row["first_observation"] for row in again] == [row["first_observation"] for row in train]
 
 
-@pytest.mark.parametrize("env_id", sorted(TRAIN_UNAVAILABLE))
+@pytest.mark.parametrize("env_id", sorted(i for i, split in train_splits().items() if not split.available))
 def test_families_without_a_generator_say_so(env_id):
-    with pytest.raises(ValueError, match="no training split"):
+    with pytest.raises(ValueError, match="no training split: " + train_splits()[env_id].unavailable[:20]):
         tasks(env_id, "train", limit=1)
 
 
@@ -58,9 +58,10 @@ def test_unknown_split_is_refused():
 
 
 @pytest.mark.parametrize("env_id", ["AgentBoard/AlfWorld-v0", "AgentBench/OS-v0", "AgentBench/CardGame-v0",
-                                    "AgentBench/LateralThinking-v0", "AgentQuest/Sudoku-v0", "AgentBoard/PDDL-v0"])
+                                    "AgentBench/LateralThinking-v0", "AgentQuest/Sudoku-v0", "AgentBoard/PDDL-v0",
+                                    "AgentBoard/WebShop-v0"])
 def test_families_with_a_training_range_give_rows_apart_from_the_test_tasks(env_id):
-    from agentgym_text.datasets import tasks
+    from agentgym_text.integrations.datasets import tasks
 
     train = tasks(env_id, "train", limit=3)
     test_ids = {row["task_id"] for row in tasks(env_id, "test")}

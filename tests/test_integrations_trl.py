@@ -27,7 +27,7 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers  # 
 from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM  # noqa: E402
 from trl import GRPOConfig, GRPOTrainer  # noqa: E402
 
-from agentgym_text.datasets import tasks  # noqa: E402
+from agentgym_text.integrations.datasets import tasks  # noqa: E402
 from agentgym_text.integrations import tool_call_from_action  # noqa: E402
 from agentgym_text.integrations.trl import environment_factory  # noqa: E402
 

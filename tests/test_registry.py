@@ -9,7 +9,8 @@ import gymnasium as gym
 import pytest
 
 import agentgym_text
-from agentgym_text.core.registry import CATEGORIES, REGISTRATION_ERRORS
+from agentgym_text.core.registry import CATEGORIES
+from agentgym_text.envs import REGISTRATION_ERRORS
 from tests.conftest import ALL_ENV_IDS
 
 ENGINE_MODULES = ["minigrid", "pddlgym", "gym", "scienceworld", "py4j", "textworld", "jericho", "openai",

@@ -7,10 +7,10 @@ from agentgym_text.core.info import (
     TOOL_HELP_ACTION,
     FinishReason,
     InvalidReason,
-    difficulty_from_subgoals,
 )
 from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker, match_score
-from agentgym_text.core.registry import EnvEntry, list_envs, register_env
+from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
+from agentgym_text.core.registry import EnvEntry, declare, list_envs
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.core.text_space import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, UTF8Text
@@ -35,8 +35,11 @@ __all__ = [
     "TaskSpec",
     "TextEnv",
     "UTF8Text",
-    "difficulty_from_subgoals",
     "list_envs",
     "match_score",
-    "register_env",
+    "declare",
+    "Family",
+    "EnvId",
+    "DifficultyRule",
+    "TrainSplit",
 ]

@@ -1,4 +1,5 @@
-"""The info schema every env returns: keys, finish reasons, invalid-input codes and difficulty cutoffs.
+"""The info schema every env returns: keys, finish reasons and invalid-input codes
+(difficulty rules are each family's, in its declaration).
 
 This module is the one source of truth for them; families and wrappers import from here.
 """
@@ -16,8 +17,6 @@ __all__ = [
     "FORMAT_ERRORS",
     "HELP_ACTION",
     "TOOL_HELP_ACTION",
-    "difficulty_from_subgoals",
-    "HARD_ABOVE",
     "SUBSKILLS",
 ]
 
@@ -79,34 +78,6 @@ SUBSKILLS = ("Memory", "Planning", "World Modeling", "Self-Reflection", "Groundi
 HELP_ACTION = "check valid actions"
 TOOL_HELP_ACTION = "check_valid_actions"
 
-HARD_ABOVE: dict[str, int] = {
-    # AgentBoard, Table 10 ("Hard/Easy Cutoff"): more subgoals (or goal conditions) than this is "hard".
-    "alfworld": 3,
-    "scienceworld": 3,
-    "babyai": 3,
-    "jericho": 4,
-    "pddl": 6,
-    "webshop": 1,
-    "webarena": 4,
-    "tool-query": 4,
-    "tool-operation": 4,
-    # Ours, for tasks AgentBoard does not have, by the same idea (count of steps of reasoning the task needs).
-    "mastermind": 5,  # guesses the consistent-guess expert needs
-    "lateral": 3,  # key points to uncover
-    "kg": 3,  # gold program variables + the answer
-    "os": 3,  # milestones + the answer
-    "default": 3,
-}
-"""Difficulty cutoffs, one table for every family: task key -> the largest count that is still "easy"."""
-
-
-def difficulty_from_subgoals(count: int, task: str = "default") -> str:
-    """ "hard" when a task has more than ``HARD_ABOVE[task]`` subgoals (or goal conditions), else "easy".
-
-    >>> difficulty_from_subgoals(4, "babyai"), difficulty_from_subgoals(4, "jericho")
-    ('hard', 'easy')
-    """
-    return "hard" if count > HARD_ABOVE[task] else "easy"
 
 
 INFO_KEYS: dict[str, Any] = {

@@ -1,49 +1,46 @@
-"""Registering env ids with gymnasium, plus the metadata ``list_envs()`` shows (family, category, task count).
+"""Registering families' env ids with gymnasium, and the metadata ``list_envs()`` shows.
 
-Each family has a light ``registration.py`` that calls ``register_env`` with a string entry point, so
-importing the package never imports an engine.
+Each family has a light ``registration.py`` that calls ``declare(Family(...))`` (``core.family``) with string entry
+points, so importing the package never imports an engine. ``import agentgym_text`` imports every family's
+registration (``agentgym_text.envs.register_all``) before anything else of the package runs. ``list_envs()`` gives one ``EnvEntry`` per id: the id's
+own declaration and its family's.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 import shutil
-import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import gymnasium as gym
 from gymnasium.envs.registration import WrapperSpec
 
-from agentgym_text.core.info import SUBSKILLS
+from agentgym_text.core.family import CATEGORIES, DifficultyRule, EnvId, Family, TrainSplit
 
 __all__ = [
     "EnvEntry",
     "EnvLoader",
     "MissingDependency",
-    "register_env",
-    "unregister_env",
+    "declare",
+    "undeclare",
     "list_envs",
+    "get_entry",
+    "families",
+    "entry_status",
     "extra_installed",
     "reads_whole_replies",
     "install_hint",
     "CATEGORIES",
-    "register_all",
-    "REGISTRATION_ERRORS",
 ]
 
-CATEGORIES = ("embodied", "game", "web", "tool")
-"""AgentBoard's task categories; every env belongs to one (AgentQuest's puzzles count as games)."""
-
 _ENTRIES: dict[str, "EnvEntry"] = {}
-REGISTRATION_ERRORS: dict[str, str] = {}
-"""Families whose registration module failed to import, with the error (the suite's tests assert none)."""
+_FAMILIES: dict[str, Family] = {}
 
 _STEP_LIMIT = WrapperSpec(
     name="StepLimit",
-    entry_point="agentgym_text.wrappers.step_limit:StepLimit",
+    entry_point="agentgym_text.core.step_limit:StepLimit",
     kwargs={"max_steps": None},
 )
 
@@ -102,94 +99,129 @@ def extra_installed(extra: str) -> bool:
 
 @dataclass(frozen=True)
 class EnvEntry:
-    """What ``list_envs()`` reports for one registered id."""
+    """One registered id: its own declaration (``spec``) and its family's (``declaration``)."""
 
-    env_id: str
-    family: str
-    category: str
-    task_count: int
-    requires: str
-    description: str
-    subskill_weights: Mapping[str, int] = field(default_factory=dict)
-    """AgentBoard sub-skill -> weight (Table 7 for AgentBoard's tasks; ours, by its criteria, elsewhere)."""
-    subskill_source: str = "ours"
-    """Where the weights come from: "AgentBoard Table 7", or "ours" (same criteria, our judgement)."""
-    max_steps: int | None = None
-    """The step budget when it is the same for every task (also ``env.spec.max_episode_steps``)."""
-    whole_replies: bool = False
-    """The env reads a model's whole reply (its own ``Action:`` format), not one action line out of it."""
-    setting: str | None = None
-    """An environment variable the env needs when not given as a kwarg (e.g. the folder of game files)."""
-    setting_help: str = ""
-    """What that variable holds, in a few words ("Jericho game files")."""
-    programs: tuple[str, ...] = ()
-    """Programs the env runs (found on PATH), e.g. ``("bwrap",)``; ``make`` installs them."""
-    thread_safe: bool = False
-    """Several envs of this id may run in threads of one process at once (established by a test that does so);
-    otherwise the runner and the other places that run envs side by side give each its own worker process."""
+    spec: EnvId
+    declaration: Family
+
+    @property
+    def env_id(self) -> str:
+        return self.spec.env_id
+
+    @property
+    def family(self) -> str:
+        return self.declaration.name
+
+    @property
+    def category(self) -> str:
+        return self.declaration.category
+
+    @property
+    def task_count(self) -> int:
+        return self.spec.task_count
+
+    @property
+    def description(self) -> str:
+        return self.spec.description
+
+    @property
+    def subskill_weights(self) -> Mapping[str, int]:
+        return self.spec.subskill_weights
+
+    @property
+    def subskill_source(self) -> str:
+        return self.spec.subskill_source
+
+    @property
+    def max_steps(self) -> int | None:
+        return self.spec.max_steps
+
+    @property
+    def requires(self) -> str:
+        return self.declaration.requires
+
+    @property
+    def thread_safe(self) -> bool:
+        return self.declaration.thread_safe
+
+    @property
+    def whole_replies(self) -> bool:
+        return self.declaration.whole_replies
+
+    @property
+    def text_formats(self) -> tuple[str, ...]:
+        return self.declaration.text_formats
+
+    @property
+    def difficulty(self) -> DifficultyRule:
+        return self.declaration.difficulty
+
+    @property
+    def train_split(self) -> TrainSplit:
+        return self.declaration.train_split
 
     def missing_setting(self) -> str | None:
         """What the env still needs before ``gym.make`` without kwargs can work (a program, a setting), or None."""
-        absent = [name for name in self.programs if shutil.which(name) is None]
+        family = self.declaration
+        absent = [name for name in family.programs if shutil.which(name) is None]
         if absent:
             return f"the program(s) {', '.join(absent)} (`make system` installs them)"
-        if self.setting and not os.environ.get(self.setting):
-            return f"{self.setting_help or 'a setting'} (set {self.setting})"
+        if family.setting and not os.environ.get(family.setting):
+            return f"{family.setting_help or 'a setting'} (set {family.setting})"
         return None
 
 
-def register_env(
-    env_id: str,
-    entry_point: str,
-    *,
-    family: str,
-    category: str,
-    task_count: int,
-    requires: str = "core",
-    description: str = "",
-    kwargs: dict | None = None,
-    subskill_weights: Mapping[str, int] | None = None,
-    subskill_source: str = "ours",
-    max_steps: int | None = None,
-    setting: str | None = None,
-    setting_help: str = "",
-    whole_replies: bool = False,
-    programs: tuple[str, ...] = (),
-    thread_safe: bool = False,
-) -> None:
-    """Register ``env_id`` with gymnasium (wrapped in ``StepLimit`` with the per-task default budget).
-
-    A family's prompt for LLM agents (system, instruction, one in-context example) is ``prompt.json`` in the
-    family's folder; ``subskill_weights`` are its AgentBoard sub-skill weights (Table 7 where the paper has
-    the task). ``max_steps``, when every task has the same budget, becomes ``spec.max_episode_steps``.
-    """
-    if category not in CATEGORIES:
-        raise ValueError(f"category must be one of {CATEGORIES}, not {category!r}")
-    if subskill_weights and set(subskill_weights) != set(SUBSKILLS):
-        raise ValueError(f"subskill_weights needs exactly the keys {SUBSKILLS}")
-    if env_id not in gym.registry:
-        gym.register(
-            id=env_id,
-            entry_point=EnvLoader(entry_point, env_id, requires),
-            kwargs=kwargs or {},
-            max_episode_steps=max_steps,
-            additional_wrappers=(_STEP_LIMIT,),
-            # The contract suite runs gymnasium's full checker on every id; the passive one breaks the env for
-            # good when a first reset raises (a bad task_id): it then fails the next step with a TypeError.
-            disable_env_checker=True,
-        )
-    _ENTRIES[env_id] = EnvEntry(
-        env_id=env_id, family=family, category=category, task_count=task_count, requires=requires,
-        description=description, subskill_weights=dict(subskill_weights or {}), subskill_source=subskill_source,
-        max_steps=max_steps, whole_replies=whole_replies, setting=setting, setting_help=setting_help,
-        programs=tuple(programs), thread_safe=thread_safe,
-    )
+def entry_status(entry: EnvEntry) -> str:
+    """"installed", or what is missing: the extra to install, or a program or setting the family needs."""
+    if not extra_installed(entry.requires):
+        return f"not installed: pip install 'agentgym-text[{entry.requires}]'"
+    missing = entry.missing_setting()
+    return f"needs {missing}" if missing else "installed"
 
 
-def unregister_env(env_id: str) -> None:
-    """Remove an id registered with ``register_env`` (from gymnasium's registry too); unknown ids are ignored."""
-    _ENTRIES.pop(env_id, None)
-    gym.registry.pop(env_id, None)
+def declare(family: Family) -> None:
+    """Register every id of ``family`` with gymnasium (each wrapped in ``StepLimit`` with the per-task budget)."""
+    previous = _FAMILIES.get(family.name)
+    if previous is not None and previous != family:
+        raise ValueError(f"family {family.name!r} is declared twice, differently")
+    for spec in family.ids:
+        owner = _ENTRIES.get(spec.env_id)
+        if owner is not None and owner.family != family.name:
+            raise ValueError(f"{spec.env_id} is declared by the families {owner.family!r} and {family.name!r}")
+        if spec.env_id not in gym.registry:
+            gym.register(
+                id=spec.env_id,
+                entry_point=EnvLoader(spec.entry_point, spec.env_id, family.requires),
+                kwargs=dict(spec.kwargs),
+                max_episode_steps=spec.max_steps,
+                additional_wrappers=(_STEP_LIMIT,),
+                # The contract suite runs gymnasium's full checker on every id; the passive one breaks the env for
+                # good when a first reset raises (a bad task_id): it then fails the next step with a TypeError.
+                disable_env_checker=True,
+            )
+        _ENTRIES[spec.env_id] = EnvEntry(spec, family)
+    _FAMILIES[family.name] = family
+
+
+def undeclare(name: str) -> None:
+    """Remove a declared family and its ids (from gymnasium's registry too); an unknown name is ignored."""
+    family = _FAMILIES.pop(name, None)
+    for spec in family.ids if family else ():
+        _ENTRIES.pop(spec.env_id, None)
+        gym.registry.pop(spec.env_id, None)
+
+
+def get_entry(env_id: str) -> EnvEntry:
+    """The entry of a registered id; ``KeyError`` naming it otherwise."""
+    try:
+        return _ENTRIES[env_id]
+    except KeyError:
+        raise KeyError(f"unknown env id {env_id!r}; `agentgym-text list` shows them") from None
+
+
+def families() -> list[Family]:
+    """Every declared family, sorted by name."""
+    return [_FAMILIES[name] for name in sorted(_FAMILIES)]
 
 
 def reads_whole_replies(env_id: str) -> bool:
@@ -200,29 +232,4 @@ def reads_whole_replies(env_id: str) -> bool:
 
 def list_envs() -> list[EnvEntry]:
     """Every id this package registers, sorted by id."""
-    register_all()
     return [_ENTRIES[key] for key in sorted(_ENTRIES)]
-
-
-def register_all() -> None:
-    """Import every family's ``registration`` module (each is light: no engine imports).
-
-    A family whose registration fails is reported with a warning and left out, so one broken family does
-    not take the others down; ``REGISTRATION_ERRORS`` keeps what went wrong.
-    """
-    import agentgym_text.envs as envs
-
-    for module in pkgutil.iter_modules(envs.__path__):
-        if not module.ispkg:
-            continue
-        name = f"{envs.__name__}.{module.name}.registration"
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name == name:
-                continue
-            REGISTRATION_ERRORS[module.name] = repr(error)
-            warnings.warn(f"agentgym_text: family {module.name!r} not registered: {error!r}", stacklevel=2)
-        except Exception as error:  # a broken family must not break `import agentgym_text`
-            REGISTRATION_ERRORS[module.name] = repr(error)
-            warnings.warn(f"agentgym_text: family {module.name!r} not registered: {error!r}", stacklevel=2)

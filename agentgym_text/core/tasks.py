@@ -8,10 +8,16 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["TaskSpec", "TaskSet", "DEFAULT_MAX_STEPS"]
+__all__ = ["TaskSpec", "TaskSet", "DEFAULT_MAX_STEPS", "TRAIN_SEED_BASE", "TrainInstance"]
 
 DEFAULT_MAX_STEPS = 30
 """AgentBoard's step budget, used for every task that does not set its own."""
+TRAIN_SEED_BASE = 1_000_000
+"""Seeds of generated training instances start here (shipped instances use smaller ones), for families that
+draw training instances from seeds."""
+
+TrainInstance = tuple[dict[str, Any], str, int]
+"""A training instance as a family's train-split builder returns it: ``(env_kwargs, task_id, reset_seed)``."""
 
 
 @dataclass(frozen=True)

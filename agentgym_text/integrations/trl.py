@@ -3,7 +3,7 @@
 ``environment_factory(env_id, ...)`` returns a zero-argument callable that TRL calls once per concurrent rollout
 (it pools and reuses the instances, calling ``reset`` before each rollout). Each instance:
 
-- ``reset(**row)`` resets to the row's ``task_id`` and ``seed`` (columns of ``agentgym_text.datasets`` rows, or of
+- ``reset(**row)`` resets to the row's ``task_id`` and ``seed`` (columns of ``agentgym_text.integrations.datasets`` rows, or of
   ``train_dataset``) and returns the first observation, which TRL appends to the prompt's last user message
   (nothing when the prompt already ends with it);
 - exposes the env's actions as tools: ``act(command)`` for text envs; for the tool envs
@@ -204,7 +204,7 @@ def train_dataset(env_id: str, split: str = "train", *, limit: int | None = None
     """A ``datasets.Dataset`` of task rows for the trainer (``prompt`` = system prompt + first observation;
     ``task_id`` and ``seed`` go to ``reset``). Rows of one split share one ``env_kwargs``: pass those to
     ``environment_factory`` (they are returned too)."""
-    from agentgym_text.datasets import tasks, to_hf_dataset
+    from agentgym_text.integrations.datasets import tasks, to_hf_dataset
 
     rows = tasks(env_id, split, limit=limit, tools=True, **kwargs)
     kwargs_seen = {json.dumps(row["env_kwargs"], sort_keys=True) for row in rows}

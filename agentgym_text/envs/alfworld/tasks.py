@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from agentgym_text.core.cache import build_cached, progress_bar, source_key
-from agentgym_text.core.info import difficulty_from_subgoals
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
+from agentgym_text.envs.alfworld.registration import FAMILY
 
 __all__ = [
     "TASK_COUNT", "DEFAULT_COUNTS", "task_specs", "make_tasks", "games_folder", "load_world", "task_id_for",
@@ -127,7 +127,7 @@ def make_tasks(
             task_id=entry["task_id"],
             params={k: entry[k] for k in ("task_type", "floorplan", "seed", "alfworld_type", "expert_steps")},
             goal=entry["goal"],
-            difficulty=difficulty_from_subgoals(subgoal_count(entry["alfworld_type"]), "alfworld"),
+            difficulty=FAMILY.difficulty.label(subgoal_count(entry["alfworld_type"])),
             max_steps=max(DEFAULT_MAX_STEPS, (3 * entry["expert_steps"] + 1) // 2),
         )
         for entry in index
@@ -147,7 +147,7 @@ def downloaded_tasks(game_dir: str) -> TaskSet:
         tasks.append(TaskSpec(
             task_id=task_name(game_file),
             params={"game_file": str(game_file), "alfworld_type": alfworld_type},
-            difficulty=difficulty_from_subgoals(subgoal_count(alfworld_type), "alfworld"),
+            difficulty=FAMILY.difficulty.label(subgoal_count(alfworld_type)),
             max_steps=DEFAULT_MAX_STEPS,
         ))
     return TaskSet(tasks)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentgym_text.core.info import InvalidReason, difficulty_from_subgoals
+from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
@@ -13,6 +13,7 @@ from agentgym_text.envs.babyai.instructions import build_subgoals
 from agentgym_text.envs.babyai.render import describe_view, step_text
 from agentgym_text.envs.babyai.tasks import agentboard_tasks, procedural_tasks
 from agentgym_text.envs.babyai.world import BabyAIWorld, Refusal
+from agentgym_text.envs.babyai.registration import FAMILY
 
 __all__ = ["BabyAIEnv", "TEXT_FORMATS"]
 
@@ -110,7 +111,7 @@ class BabyAIEnv(TextEnv):
         self.world.reset(int(engine_seed) if engine_seed is not None else seed)
         subgoals = build_subgoals(self.world)
         self._tracker = SubgoalTracker(subgoals, ordered=False)
-        difficulty = difficulty_from_subgoals(len(subgoals), "babyai")
+        difficulty = FAMILY.difficulty.label(len(subgoals))
         if self._agentboard is not None:
             observation, goal = self._agentboard.start(self.world)
             gotos = [action for action in self._agentboard.actions() if action.startswith("go to ")]

@@ -1,18 +1,33 @@
-"""Registers ``AgentBoard/BabyAI-v0`` (light: minigrid is imported only when an env is made)."""
+"""Declares the BabyAI family: ``AgentBoard/BabyAI-v0`` (minigrid is imported only when an env is made)."""
 
-from agentgym_text.core.registry import register_env
-from agentgym_text.envs.babyai.tasks import TASK_COUNT
+from agentgym_text.core.family import AGENTBOARD_TABLE_10, DifficultyRule, EnvId, Family, TrainSplit
+from agentgym_text.core.registry import declare
 
-register_env(
-    "AgentBoard/BabyAI-v0",
-    "agentgym_text.envs.babyai.env:BabyAIEnv",
-    family="babyai",
+TASK_COUNT = 112
+"""AgentBoard's 28 levels x 4 seeds."""
+
+FAMILY = Family(
+    name="babyai",
     category="embodied",
-    task_count=TASK_COUNT,
+    ids=(
+        EnvId(
+            "AgentBoard/BabyAI-v0",
+            "agentgym_text.envs.babyai.env:BabyAIEnv",
+            task_count=TASK_COUNT,
+            description="BabyAI grid worlds (minigrid) in text: AgentBoard's 28 levels x 4 seeds in AgentBoard's "
+            "words (text_format='clear' for this package's own text), or gym.make(..., level=<any BabyAI level>) "
+            "to draw instances from the seed.",
+            subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 2,
+                          "Spatial Navigation": 1},
+            subskill_source="AgentBoard Table 7",
+        ),
+    ),
+    difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),
+    # AgentBoard's 28 levels drawn procedurally from reset seeds apart from its instances' engine seeds
+    train_split=TrainSplit(builder="agentgym_text.envs.babyai.tasks:training_instances"),
+    thread_safe=False,
+    text_formats=("agentboard", "clear"),
     requires="babyai",
-    description="BabyAI grid worlds (minigrid) in text: AgentBoard's 28 levels x 4 seeds in AgentBoard's words "
-    "(text_format='clear' for this package's own text), or gym.make(..., level=<any BabyAI level>) to draw "
-    "instances from the seed.",
-    subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 2, "Spatial Navigation": 1},
-    subskill_source="AgentBoard Table 7",
+    expert_sample=12,
 )
+declare(FAMILY)

@@ -11,10 +11,12 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
+from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TRAIN_SEED_BASE, TaskSet, TaskSpec, TrainInstance
 from agentgym_text.envs.babyai.levels import AGENTBOARD_LEVELS, AGENTBOARD_SEEDS, level_name
+from agentgym_text.envs.babyai.registration import FAMILY
 
 __all__ = [
+    "training_instances",
     "TASK_COUNT",
     "TASK_FILE",
     "PROCEDURAL_MAX_STEPS",
@@ -64,7 +66,6 @@ def procedural_tasks(level: str) -> TaskSet:
 
 def write_task_file(path: Path = TASK_FILE) -> list[dict]:
     """Build every AgentBoard instance and record its goal, subgoal count and difficulty in ``path``."""
-    from agentgym_text.core.info import difficulty_from_subgoals
     from agentgym_text.envs.babyai.instructions import build_subgoals
     from agentgym_text.envs.babyai.world import BabyAIWorld
 
@@ -81,7 +82,7 @@ def write_task_file(path: Path = TASK_FILE) -> list[dict]:
                     "seed": seed,
                     "goal": world.mission,
                     "subgoals": count,
-                    "difficulty": difficulty_from_subgoals(count, "babyai"),
+                    "difficulty": FAMILY.difficulty.label(count),
                 }
             )
     from importlib.metadata import version
@@ -101,3 +102,11 @@ def write_task_file(path: Path = TASK_FILE) -> list[dict]:
 if __name__ == "__main__":
     for entry in write_task_file():
         print(f"{entry['task_id']:36s} {entry['subgoals']:2d} {entry['difficulty']:4s} {entry['goal']}")
+
+
+def training_instances(size: int) -> list[TrainInstance]:
+    """The train split: AgentBoard's 28 levels in turn, drawn procedurally (``level=``) from reset seeds from
+    ``TRAIN_SEED_BASE`` on (AgentBoard's instances use fixed engine seeds 1234-1237)."""
+    return [({"level": AGENTBOARD_LEVELS[index % len(AGENTBOARD_LEVELS)]},
+             task_id(AGENTBOARD_LEVELS[index % len(AGENTBOARD_LEVELS)], None), TRAIN_SEED_BASE + index)
+            for index in range(size)]

@@ -1,18 +1,27 @@
-"""Registers ``AgentBench/CardGame-v0`` (no engine import)."""
+"""Declares the card game family: ``AgentBench/CardGame-v0`` (Aquawar; pure Python)."""
 
-from agentgym_text.core.registry import register_env
+from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
+from agentgym_text.core.registry import declare
 
-__all__: list[str] = []
+TASK_COUNT = 20
 
-register_env(
-    "AgentBench/CardGame-v0",
-    "agentgym_text.envs.cardgame.env:CardGameEnv",
-    family="cardgame",
+FAMILY = Family(
+    name="cardgame",
     category="game",
-    task_count=20,
-    description="Aquawar (AgentBench DCG): guess the hidden enemy fish, then attack; win against a rule-based "
-    "opponent.",
-    subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 1, "Grounding": 2,
-                      "Spatial Navigation": 0},
-    max_steps=60,
+    ids=(
+        EnvId(
+            "AgentBench/CardGame-v0",
+            "agentgym_text.envs.cardgame.env:CardGameEnv",
+            task_count=TASK_COUNT,
+            description="Aquawar (AgentBench DCG): guess the hidden enemy fish, then attack; win against a "
+            "rule-based opponent.",
+            subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 1, "Grounding": 2,
+                          "Spatial Navigation": 0},
+            max_steps=60,
+        ),
+    ),
+    difficulty=DifficultyRule("enemy fish standing where the agent's fish of the same type does not", 2),
+    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
+    thread_safe=False,
 )
+declare(FAMILY)

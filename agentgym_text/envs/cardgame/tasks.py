@@ -13,6 +13,7 @@ import numpy as np
 
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.cardgame.game import FISH_TYPES, MAX_ROUNDS
+from agentgym_text.envs.cardgame.registration import FAMILY
 
 __all__ = ["TASK_COUNT", "MAX_STEPS", "SPLITS", "make_tasks", "GOAL"]
 
@@ -42,7 +43,7 @@ def make_tasks(split: str = "test", count: int | None = None) -> TaskSet:
                 task_id=f"cardgame-{split}-{index:04d}",
                 params={"agent_lineup": agent, "enemy_lineup": enemy, "seed": seed},
                 goal=GOAL,
-                difficulty="hard",
+                difficulty=FAMILY.difficulty.label(sum(mine != theirs for mine, theirs in zip(agent, enemy))),
                 max_steps=MAX_STEPS,
             )
         )

@@ -1,19 +1,33 @@
-"""Registers ``AgentBench/DB-v0`` (light: no engine import)."""
+"""Declares the database family: ``AgentBench/DB-v0`` (SQLite by default, PostgreSQL through ``db_url=``)."""
 
-from agentgym_text.core.registry import register_env
+from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
+from agentgym_text.core.registry import declare
 
-__all__: list[str] = []
+TASK_COUNT = 300
 
-register_env(
-    "AgentBench/DB-v0",
-    "agentgym_text.envs.db.env:DbEnv",
-    family="db",
+FAMILY = Family(
+    name="db",
     category="tool",
-    task_count=300,
-    description="Answer questions about a generated table, or insert/update/delete rows, with SQL on SQLite "
-    "(AgentBench's DB format: 'Action: Operation' + a ```sql block, 'Action: Answer' + 'Final Answer: [...]').",
-    subskill_weights={"Memory": 1, "Planning": 1, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 3,
-                      "Spatial Navigation": 0},
-    max_steps=15,
+    ids=(
+        EnvId(
+            "AgentBench/DB-v0",
+            "agentgym_text.envs.db.env:DbEnv",
+            task_count=TASK_COUNT,
+            description="Answer questions about a generated table, or insert/update/delete rows, with SQL on "
+            "SQLite (AgentBench's DB format: 'Action: Operation' + a ```sql block, 'Action: Answer' + "
+            "'Final Answer: [...]').",
+            subskill_weights={"Memory": 1, "Planning": 1, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 3,
+                          "Spatial Navigation": 0},
+            max_steps=15,
+        ),
+    ),
+    # 1 for the question kinds marked hard in questions.py (a second ordering key, a condition on an aggregate,
+    # an offset), 0 otherwise
+    difficulty=DifficultyRule("hard query features", 0),
+    train_split=TrainSplit(unavailable="its questions are generated for the shipped tables only; a training "
+                                       "range is not wired yet"),
+    thread_safe=False,
+    outside_data=("db_url",),
     whole_replies=True,
 )
+declare(FAMILY)

@@ -14,6 +14,7 @@ from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.db.engine import Database, content_hash
 from agentgym_text.envs.db.questions import MODIFICATION_TYPES, QUESTION_TYPES, TEMPLATES_BY_TYPE
 from agentgym_text.envs.db.tables import TEMPLATES, make_table
+from agentgym_text.envs.db.registration import FAMILY
 
 __all__ = ["TASK_COUNT", "MAX_STEPS", "make_tasks", "gold_outcome", "describe_table"]
 
@@ -78,7 +79,7 @@ def _task(index: int, qtype: str) -> TaskSpec:
             "gold_hash": after,
         },
         goal=goal,
-        difficulty="hard" if question.hard else "easy",
+        difficulty=FAMILY.difficulty.label(int(question.hard)),
         max_steps=MAX_STEPS,
     )
 

@@ -6,15 +6,12 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from agentgym_text.core.info import difficulty_from_subgoals
 from agentgym_text.core.tasks import TaskSet, TaskSpec
+from agentgym_text.envs.jericho.registration import TASK_COUNT, MAX_STEPS, FAMILY
 
 __all__ = ["TASK_COUNT", "MAX_STEPS", "GOALS_FILE", "load_goals", "make_tasks", "custom_game_task"]
 
 GOALS_FILE = Path(__file__).with_name("goals.json")
-TASK_COUNT = 20
-MAX_STEPS = 30
-"""AgentBoard's budget; every target is at most 25 walkthrough commands away."""
 
 
 @lru_cache(maxsize=1)
@@ -33,7 +30,7 @@ def make_tasks() -> TaskSet:
                 task_id=f"jericho-{name}",
                 params={"game": name, "file": record["file"], "md5": record["md5"]},
                 goal=record["goal"],
-                difficulty=difficulty_from_subgoals(len(record["subgoals"]), "jericho"),
+                difficulty=FAMILY.difficulty.label(len(record["subgoals"])),
                 max_steps=MAX_STEPS,
             )
         )

@@ -1,19 +1,31 @@
-"""Registers ``AgentBench/KG-v0`` (light: no engine import, no graph build)."""
+"""Declares the knowledge-graph family: ``AgentBench/KG-v0`` (a graph generated into the cache at first use)."""
 
-from agentgym_text.core.registry import register_env
+from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
+from agentgym_text.core.registry import declare
 
-__all__: list[str] = []
+TASK_COUNT = 150
+MAX_STEPS = 15
 
-register_env(
-    "AgentBench/KG-v0",
-    "agentgym_text.envs.kg.env:KgEnv",
-    family="kg",
+FAMILY = Family(
+    name="kg",
     category="tool",
-    task_count=150,
-    description="Answer 1-4 hop questions over a generated knowledge graph (126k triples, SQLite) with "
-    "AgentBench's seven tools (get_relations, get_neighbors, intersection, get_attributes, argmax, argmin, count).",
-    subskill_weights={"Memory": 2, "Planning": 3, "World Modeling": 2, "Self-Reflection": 1, "Grounding": 3,
-                      "Spatial Navigation": 0},
-    max_steps=15,
+    ids=(
+        EnvId(
+            "AgentBench/KG-v0",
+            "agentgym_text.envs.kg.env:KgEnv",
+            task_count=TASK_COUNT,
+            description="Answer 1-4 hop questions over a generated knowledge graph (126k triples, SQLite) with "
+            "AgentBench's seven tools (get_relations, get_neighbors, intersection, get_attributes, argmax, "
+            "argmin, count).",
+            subskill_weights={"Memory": 2, "Planning": 3, "World Modeling": 2, "Self-Reflection": 1, "Grounding": 3,
+                          "Spatial Navigation": 0},
+            max_steps=MAX_STEPS,
+        ),
+    ),
+    difficulty=DifficultyRule("gold program variables plus the answer", 3),
+    train_split=TrainSplit(unavailable="its questions are drawn for the shipped graph only; a training range is "
+                                       "not wired yet"),
+    thread_safe=False,
     whole_replies=True,
 )
+declare(FAMILY)

@@ -13,17 +13,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from agentgym_text.core import cache
-from agentgym_text.core.info import difficulty_from_subgoals
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.kg import actions, graph, questions, tools, world
 from agentgym_text.envs.kg.graph import KnowledgeGraph, write_graph
 from agentgym_text.envs.kg.tools import ToolError, ToolSession
+from agentgym_text.envs.kg.registration import TASK_COUNT, MAX_STEPS, FAMILY
 
 __all__ = ["TASK_COUNT", "MAX_STEPS", "graph_folder", "make_tasks", "run_program", "goal_text"]
 
-TASK_COUNT = 150
-MAX_STEPS = 15
-"""AgentBench's KG prompt: "You can take at most 15 actions"."""
 SEED = 16_160
 _MAX_ANSWER = 20
 
@@ -91,7 +88,7 @@ def make_tasks(count: int = TASK_COUNT) -> TaskSet:
             task_id=d["task_id"],
             params={k: d[k] for k in ("question", "entities", "program", "hops", "template")},
             goal=goal_text(d["question"], d["entities"]),
-            difficulty=difficulty_from_subgoals(len(d["program"]) + 1, "kg"),
+            difficulty=FAMILY.difficulty.label(len(d["program"]) + 1),
             max_steps=MAX_STEPS,
         )
         for d in drafts

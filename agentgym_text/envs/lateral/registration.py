@@ -1,24 +1,36 @@
-"""Registers ``AgentBench/LateralThinking-v0`` and its alias ``AgentQuest/LateralThinking-v0`` (no engine import)."""
+"""Declares the lateral-thinking family: ``AgentBench/LateralThinking-v0`` and its alias
+``AgentQuest/LateralThinking-v0`` (no engine import)."""
 
-from agentgym_text.core.registry import register_env
+from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
+from agentgym_text.core.registry import declare
 
-__all__: list[str] = []
-
+TASK_COUNT = 50
 _WEIGHTS = {"Memory": 2, "Planning": 1, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 1,
             "Spatial Navigation": 0}
 
-for _env_id, _note in (
-    ("AgentBench/LateralThinking-v0", "AgentBench's LTP"),
-    ("AgentQuest/LateralThinking-v0", "AgentQuest's LTP (same env as AgentBench/LateralThinking-v0)"),
-):
-    register_env(
-        _env_id,
+
+def _lateral_id(env_id: str, note: str) -> EnvId:
+    return EnvId(
+        env_id,
         "agentgym_text.envs.lateral.env:LateralThinkingEnv",
-        family="lateral",
-        category="game",
-        task_count=50,
-        description=f"{_note}: yes/no questions to a host uncover a story's hidden truth; 50 original puzzles "
+        task_count=TASK_COUNT,
+        description=f"{note}: yes/no questions to a host uncover a story's hidden truth; 50 original puzzles "
         "(+20 dev); deterministic fact-matching host or an LLM host (host_model=).",
         subskill_weights=_WEIGHTS,
         max_steps=25,
     )
+
+
+FAMILY = Family(
+    name="lateral",
+    category="game",
+    ids=(
+        _lateral_id("AgentBench/LateralThinking-v0", "AgentBench's LTP"),
+        _lateral_id("AgentQuest/LateralThinking-v0", "AgentQuest's LTP (same env as AgentBench/LateralThinking-v0)"),
+    ),
+    difficulty=DifficultyRule("key points to uncover", 3),
+    # AgentBench's LTP has a dev split (20 puzzles of ours) and no more
+    train_split=TrainSplit(env_kwargs={"split": "dev"}),
+    thread_safe=False,
+)
+declare(FAMILY)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from agentgym_text.core.info import difficulty_from_subgoals
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.lateral.puzzles import load_puzzles
+from agentgym_text.envs.lateral.registration import FAMILY
 
 __all__ = ["TASK_COUNT", "DEV_COUNT", "MAX_STEPS", "SPLITS", "make_tasks"]
 
@@ -26,7 +26,7 @@ def make_tasks(split: str = "test") -> TaskSet:
             task_id=puzzle.puzzle_id,
             params={"puzzle_id": puzzle.puzzle_id},
             goal="Find out the hidden truth behind the story by asking yes/no questions.",
-            difficulty=difficulty_from_subgoals(len(puzzle.key_points), "lateral"),
+            difficulty=FAMILY.difficulty.label(len(puzzle.key_points)),
             max_steps=MAX_STEPS,
         )
         for puzzle in load_puzzles()

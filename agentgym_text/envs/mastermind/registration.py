@@ -1,14 +1,27 @@
-from agentgym_text.core.registry import register_env
-from agentgym_text.envs.mastermind.tasks import MAX_STEPS, TASK_COUNT
+"""Declares the Mastermind family: ``AgentQuest/Mastermind-v0`` (pure Python)."""
 
-register_env(
-    "AgentQuest/Mastermind-v0",
-    "agentgym_text.envs.mastermind.env:MastermindEnv",
-    family="mastermind",
+from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
+from agentgym_text.core.registry import declare
+
+TASK_COUNT = 60
+MAX_STEPS = 60
+
+FAMILY = Family(
+    name="mastermind",
     category="game",
-    task_count=TASK_COUNT,
-    description="Guess a 4-digit code (digits 0-9, no repeats) from right-place/right-digit feedback.",
-    subskill_weights={"Memory": 2, "Planning": 2, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 2, "Spatial Navigation": 0},
-    subskill_source="ours",
-    max_steps=MAX_STEPS,
+    ids=(
+        EnvId(
+            "AgentQuest/Mastermind-v0",
+            "agentgym_text.envs.mastermind.env:MastermindEnv",
+            task_count=TASK_COUNT,
+            description="Guess a 4-digit code (digits 0-9, no repeats) from right-place/right-digit feedback.",
+            subskill_weights={"Memory": 2, "Planning": 2, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 2,
+                          "Spatial Navigation": 0},
+            max_steps=MAX_STEPS,
+        ),
+    ),
+    difficulty=DifficultyRule("guesses the consistent-guess expert needs", 5),
+    train_split=TrainSplit(builder="agentgym_text.envs.mastermind.tasks:training_instances"),
+    thread_safe=False,
 )
+declare(FAMILY)

@@ -6,16 +6,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from agentgym_text.core.info import difficulty_from_subgoals
-from agentgym_text.core.tasks import TaskSet, TaskSpec
+from agentgym_text.core.tasks import TaskSet, TaskSpec, TrainInstance
 from agentgym_text.envs.mastermind.game import CodeRules, feedback
 from agentgym_text.envs.mastermind.expert import consistent_guess
+from agentgym_text.envs.mastermind.registration import FAMILY, MAX_STEPS, TASK_COUNT
 
-__all__ = ["TASK_COUNT", "MAX_STEPS", "make_tasks", "expert_guess_count"]
-
-TASK_COUNT = 60
-MAX_STEPS = 60
-"""AgentQuest's budget for Mastermind."""
+__all__ = ["TASK_COUNT", "MAX_STEPS", "make_tasks", "expert_guess_count", "training_instances"]
 
 
 def expert_guess_count(rules: CodeRules, secret: str) -> int:
@@ -46,8 +42,22 @@ def make_tasks(rules: CodeRules, count: int = TASK_COUNT, seed: int = 0) -> Task
                 params={"secret": secret, "expert_guesses": guesses},
                 goal=f"Find the secret code: {rules.describe()}. After each guess you are told how many "
                 "symbols are in the right place and how many are right but in the wrong place.",
-                difficulty=difficulty_from_subgoals(guesses, "mastermind"),
+                difficulty=FAMILY.difficulty.label(guesses),
                 max_steps=MAX_STEPS,
             )
         )
     return TaskSet(tasks)
+
+
+def training_instances(size: int) -> list[TrainInstance]:
+    """The train split: secrets after the shipped ones in the same seeded stream, those equal to a shipped secret
+    left out (made with ``num_tasks=`` the stream's length, reset with seed 0)."""
+    total = TASK_COUNT + size
+    while True:
+        task_set = make_tasks(CodeRules(), total)
+        shipped = {task.params["secret"] for task in task_set[:TASK_COUNT]}
+        fresh = [task for task in task_set[TASK_COUNT:] if task.params["secret"] not in shipped]
+        if len(fresh) >= size:
+            break
+        total += size - len(fresh)
+    return [({"num_tasks": total}, task.task_id, 0) for task in fresh[:size]]

@@ -1,22 +1,30 @@
-"""Registers ``AgentBench/OS-v0`` (string entry point: importing this module imports nothing of the family).
+"""Declares the OS family: ``AgentBench/OS-v0`` (bash in a bubblewrap sandbox)."""
 
-The counts are literals so that ``import agentgym_text`` does not build the task generators; the shared registry
-test checks ``task_count`` against the env and ``tests/test_os.py`` checks ``max_steps`` against ``tasks.py``.
-"""
+from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
+from agentgym_text.core.registry import declare
 
-from agentgym_text.core.registry import register_env
+TASK_COUNT = 144
 
-register_env(
-    "AgentBench/OS-v0",
-    "agentgym_text.envs.os.env:OsEnv",
-    family="os",
+FAMILY = Family(
+    name="os",
     category="tool",
-    task_count=144,
+    ids=(
+        EnvId(
+            "AgentBench/OS-v0",
+            "agentgym_text.envs.os.env:OsEnv",
+            task_count=TASK_COUNT,
+            description="Answer questions about, or operate on, a Linux machine through bash in a bubblewrap "
+            "sandbox (AgentBench's OS interaction; needs the bwrap binary).",
+            subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 3,
+                          "Spatial Navigation": 0},
+            max_steps=8,
+        ),
+    ),
+    difficulty=DifficultyRule("milestones plus the answer", 3),
+    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
+    thread_safe=False,
     programs=("bwrap",),
+    expert_sample=12,
     whole_replies=True,
-    description="Answer questions about, or operate on, a Linux machine through bash in a bubblewrap sandbox "
-    "(AgentBench's OS interaction; needs the bwrap binary).",
-    subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 3,
-                      "Spatial Navigation": 0},
-    max_steps=8,
 )
+declare(FAMILY)

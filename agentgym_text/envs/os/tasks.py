@@ -11,10 +11,10 @@ import random
 from collections.abc import Callable
 from functools import lru_cache
 
-from agentgym_text.core.info import difficulty_from_subgoals
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.os import files, retrieval, text_processing
 from agentgym_text.envs.os.generator import TaskInstance
+from agentgym_text.envs.os.registration import FAMILY
 
 __all__ = ["TEMPLATES", "TEST_PER_TEMPLATE", "TASK_COUNT", "MAX_STEPS", "TRAIN_SEED_START", "instance", "make_tasks"]
 
@@ -56,7 +56,7 @@ def _spec(template: str, seed: int, task_id: str) -> TaskSpec:
         task_id=task_id,
         params={"template": template, "seed": seed, "group": task.group},
         goal=task.description,
-        difficulty=difficulty_from_subgoals(len(task.milestones) + 1, "os"),
+        difficulty=FAMILY.difficulty.label(len(task.milestones) + 1),
         max_steps=MAX_STEPS,
     )
 

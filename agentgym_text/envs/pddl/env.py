@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from agentgym_text.core.info import FinishReason, InvalidReason, difficulty_from_subgoals
+from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress, match_score
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
@@ -17,6 +17,7 @@ from agentgym_text.envs.pddl.expert import expert_action, expert_key, plan_lengt
 from agentgym_text.envs.pddl.model import State
 from agentgym_text.envs.pddl.problem_files import PROBLEM_DIR, LoadedProblem, load
 from agentgym_text.envs.pddl.tasks import max_steps_for, shipped_tasks
+from agentgym_text.envs.pddl.registration import FAMILY
 
 __all__ = ["PDDLEnv", "LOOK_ACTIONS", "TEXT_FORMATS"]
 
@@ -143,7 +144,7 @@ class PDDLEnv(TextEnv):
                         "domain_file": str(Path(domain_file).expanduser().resolve()) if domain_file else None,
                     },
                     goal=loaded.renderer.goal(loaded.ground.goal),
-                    difficulty=difficulty_from_subgoals(goal_count, "pddl"),
+                    difficulty=FAMILY.difficulty.label(goal_count),
                     max_steps=int(max_steps),
                 )
             ]

@@ -1,18 +1,33 @@
-"""Registers ``AgentBoard/PDDL-v0`` (light: no pddlgym or pyperplan import here)."""
+"""Declares the PDDL family: ``AgentBoard/PDDL-v0`` (pddlgym is imported only when an env is made)."""
 
-from agentgym_text.core.registry import register_env
+from agentgym_text.core.family import AGENTBOARD_TABLE_10, DifficultyRule, EnvId, Family, TrainSplit
+from agentgym_text.core.registry import declare
 
-register_env(
-    "AgentBoard/PDDL-v0",
-    "agentgym_text.envs.pddl.env:PDDLEnv",
-    family="pddl",
+TASK_COUNT = 60
+
+FAMILY = Family(
+    name="pddl",
     category="game",
-    task_count=60,
+    ids=(
+        EnvId(
+            "AgentBoard/PDDL-v0",
+            "agentgym_text.envs.pddl.env:PDDLEnv",
+            task_count=TASK_COUNT,
+            description="PDDL planning games (Blocksworld 10, Gripper 20, Barman 20, Tyreworld 10): reach the goal "
+            "in AgentBoard's words (text_format='clear': this package's own text, operator-style actions too); "
+            "progress = fraction of goal literals true. gym.make(..., domain=, problem_file=[, domain_file=]) "
+            "plays your own problem file (AgentBoard's too).",
+            subskill_weights={"Memory": 2, "Planning": 3, "World Modeling": 1, "Self-Reflection": 3, "Grounding": 3,
+                          "Spatial Navigation": 0},
+            subskill_source="AgentBoard Table 7",
+        ),
+    ),
+    difficulty=DifficultyRule("goal conditions", 6, AGENTBOARD_TABLE_10),
+    train_split=TrainSplit(builder="agentgym_text.envs.pddl.tasks:training_instances"),
+    thread_safe=False,
+    text_formats=("agentboard", "clear"),
     requires="pddl",
-    description="PDDL planning games (Blocksworld 10, Gripper 20, Barman 20, Tyreworld 10): reach the goal "
-    "in AgentBoard's words (text_format='clear': this package's own text, operator-style actions too); "
-    "progress = fraction of goal literals true. "
-    "gym.make(..., domain=, problem_file=[, domain_file=]) plays your own problem file (AgentBoard's too).",
-    subskill_weights={"Memory": 2, "Planning": 3, "World Modeling": 1, "Self-Reflection": 3, "Grounding": 3, "Spatial Navigation": 0},
-    subskill_source="AgentBoard Table 7",
+    outside_data=("problem_file", "domain_file"),
+    expert_sample=6,
 )
+declare(FAMILY)

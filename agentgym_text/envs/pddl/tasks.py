@@ -7,13 +7,15 @@ AgentBoard), kept as PDDL files with a manifest that records each problem's size
 from __future__ import annotations
 
 import json
+import sys
 from functools import lru_cache
 from pathlib import Path
 
-from agentgym_text.core.info import difficulty_from_subgoals
-from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
+from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TRAIN_SEED_BASE, TaskSet, TaskSpec, TrainInstance
+from agentgym_text.envs.pddl.registration import FAMILY
 
 __all__ = [
+    "training_instances",
     "write_training_problems",
     "training_shapes",
     "TASK_COUNT",
@@ -100,7 +102,7 @@ def write_shipped(directory: Path | None = None) -> list[dict]:
                     "goal_literals": len(loaded.ground.goal),
                     "plan_length": len(plan),
                     "max_steps": max_steps_for(len(plan)),
-                    "difficulty": difficulty_from_subgoals(len(loaded.ground.goal), "pddl"),
+                    "difficulty": FAMILY.difficulty.label(len(loaded.ground.goal)),
                     "goal": loaded.renderer.goal(loaded.ground.goal),
                 }
             )
@@ -143,3 +145,22 @@ def write_training_problems(directory: Path, count: int, first_seed: int) -> lis
 if __name__ == "__main__":
     for entry in write_shipped():
         print(f"{entry['task_id']:28s} goal={entry['goal_literals']:2d} plan={entry['plan_length']:3d} {entry['difficulty']}")
+
+
+def training_instances(size: int) -> list[TrainInstance]:
+    """The train split: problems generated into the cache from seeds from ``TRAIN_SEED_BASE`` on, over the
+    shipped domains in turn (each played with ``domain=`` and ``problem_file=``)."""
+    from agentgym_text.core.cache import build_cached, source_key
+    from agentgym_text.envs.pddl import generator
+
+    folder = build_cached(
+        "pddl-train", source_key(generator, sys.modules[__name__], size, TRAIN_SEED_BASE),
+        lambda out: write_training_problems(out, size, TRAIN_SEED_BASE), quiet=True,
+    )
+    shapes = training_shapes()
+    rows = []
+    for index in range(size):
+        domain = shapes[index % len(shapes)][0]
+        path = folder / domain / f"train-{TRAIN_SEED_BASE + index}.pddl"
+        rows.append(({"domain": domain, "problem_file": str(path)}, f"pddl-{domain}-{path.stem}", 0))
+    return rows

@@ -1,17 +1,34 @@
-"""Registers ``AgentBoard/ScienceWorld-v0`` (light: the JVM starts only at the env's first reset)."""
+"""Declares the ScienceWorld family: ``AgentBoard/ScienceWorld-v0`` (the JVM starts only when an env is made)."""
 
-from agentgym_text.core.registry import register_env
-from agentgym_text.envs.scienceworld.tasks import TASK_COUNT
+from agentgym_text.core.family import AGENTBOARD_TABLE_10, DifficultyRule, EnvId, Family, TrainSplit
+from agentgym_text.core.registry import declare
 
-register_env(
-    "AgentBoard/ScienceWorld-v0",
-    "agentgym_text.envs.scienceworld.env:ScienceWorldTextEnv",
-    family="scienceworld",
+TASK_COUNT = 90
+"""ScienceWorld's 30 tasks x 3 variations."""
+
+FAMILY = Family(
+    name="scienceworld",
     category="embodied",
-    task_count=TASK_COUNT,
+    ids=(
+        EnvId(
+            "AgentBoard/ScienceWorld-v0",
+            "agentgym_text.envs.scienceworld.env:ScienceWorldTextEnv",
+            task_count=TASK_COUNT,
+            description="All 30 of ScienceWorld's science tasks (3 variations each) with AgentBoard's pinned goals "
+            "and evenly weighted subgoals, in AgentBoard's words (text_format='clear' for this package's own); "
+            "needs Java.",
+            subskill_weights={"Memory": 2, "Planning": 2, "World Modeling": 3, "Self-Reflection": 2, "Grounding": 3,
+                          "Spatial Navigation": 1},
+            subskill_source="AgentBoard Table 7",
+        ),
+    ),
+    difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),
+    train_split=TrainSplit(unavailable="training variations (task_name=, variation=) need ScienceWorld's own "
+                                       "train split listed from the JVM; not wired yet"),
+    thread_safe=False,
+    text_formats=("agentboard", "clear"),
     requires="scienceworld",
-    description="All 30 of ScienceWorld's science tasks (3 variations each) with AgentBoard's pinned goals and "
-    "evenly weighted subgoals, in AgentBoard's words (text_format='clear' for this package's own); needs Java.",
-    subskill_weights={"Memory": 2, "Planning": 2, "World Modeling": 3, "Self-Reflection": 2, "Grounding": 3, "Spatial Navigation": 1},
-    subskill_source="AgentBoard Table 7",
+    heavy=True,
+    expert_sample=3,
 )
+declare(FAMILY)

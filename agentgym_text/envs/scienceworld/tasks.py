@@ -13,10 +13,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from agentgym_text.core.info import difficulty_from_subgoals
 from agentgym_text.core.progress import Subgoal, SubgoalTracker
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.envs.scienceworld.subgoals import COMPLETION_SUBGOAL
+from agentgym_text.envs.scienceworld.registration import FAMILY
 
 __all__ = [
     "TASK_COUNT",
@@ -61,7 +61,7 @@ def instance_to_task(instance: Mapping[str, Any]) -> TaskSpec:
             "gold_actions": list(instance["gold_actions"]),
         },
         goal=instance["goal"],
-        difficulty=difficulty_from_subgoals(len(subgoals) + 1, "scienceworld"),
+        difficulty=FAMILY.difficulty.label(len(subgoals) + 1),
         max_steps=max_steps_for(len(instance["gold_actions"])),
     )
 

@@ -7,14 +7,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from agentgym_text.core.tasks import TaskSet, TaskSpec
+from agentgym_text.envs.sudoku.registration import FAMILY
 
-__all__ = ["training_tasks", "puzzle_of", "TRAIN_FIRST_SEED", "TASK_COUNT", "PUZZLE_FILE", "EASY_CLUES", "HARD_CLUES", "HARD_AT_MOST_CLUES", "load_tasks", "write_puzzles"]
+__all__ = ["training_tasks", "puzzle_of", "TRAIN_FIRST_SEED", "TASK_COUNT", "PUZZLE_FILE", "EASY_CLUES", "HARD_CLUES", "load_tasks", "write_puzzles"]
 
 TASK_COUNT = 60
 PUZZLE_FILE = Path(__file__).with_name("puzzles.json")
 EASY_CLUES = 38
 HARD_CLUES = 26
-HARD_AT_MOST_CLUES = 31
 """A puzzle with at most this many clues is "hard"."""
 EXTRA_STEPS = 20
 """Step budget = cells to fill + this slack (AgentQuest gave 60 steps; a 9x9 needs up to ~55 placements)."""
@@ -48,7 +48,7 @@ def load_tasks() -> TaskSet:
                 task_id=f"sudoku-{entry['seed']:03d}",
                 params={"puzzle": entry["puzzle"], "solution": entry["solution"]},
                 goal=GOAL,
-                difficulty="hard" if clues <= HARD_AT_MOST_CLUES else "easy",
+                difficulty=FAMILY.difficulty.label(81 - clues),
                 max_steps=81 - clues + EXTRA_STEPS,
             )
         )
@@ -72,7 +72,7 @@ def training_tasks(count: int) -> TaskSet:
                 task_id=f"sudoku-train-{seed}",
                 params={"seed": seed, "target_clues": target},
                 goal=GOAL,
-                difficulty="hard" if target <= HARD_AT_MOST_CLUES else "easy",
+                difficulty=FAMILY.difficulty.label(81 - target),
                 max_steps=81 - target + EXTRA_STEPS,
             )
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from agentgym_text.core.info import InvalidReason, difficulty_from_subgoals
+from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
@@ -13,6 +13,7 @@ from agentgym_text.envs.textworld.generator import INFOS, build_game
 from agentgym_text.envs.textworld.expert import policy_action
 from agentgym_text.envs.textworld.render import game_text
 from agentgym_text.envs.textworld.tasks import make_tasks
+from agentgym_text.envs.textworld.registration import FAMILY
 
 __all__ = ["TextWorldEnv"]
 
@@ -61,7 +62,7 @@ class TextWorldEnv(TextEnv):
         self._reading = self._read()
         goal = " ".join(self._state.objective.split())
         return Start(observation=game_text(self._state.feedback), goal=goal,
-                     difficulty=difficulty_from_subgoals(len(files.subgoals)))
+                     difficulty=FAMILY.difficulty.label(len(files.subgoals)))
 
     def _read(self) -> Progress:
         assert self._tracker is not None and self._state is not None

@@ -10,12 +10,10 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from agentgym_text.core.tasks import TaskSet, TaskSpec
+from agentgym_text.envs.textworld.registration import TASK_COUNT, MAX_STEPS
 
 __all__ = ["TEST_SETTINGS", "TASK_COUNT", "MAX_STEPS", "make_tasks"]
 
-TASK_COUNT = 30
-MAX_STEPS = 50
-"""Room for the longest shipped policy and some exploration."""
 
 _COIN = [{"level": level} for level in (1, 2, 3, 5, 8, 10, 101, 103, 105, 110)]
 # Odd levels 1-19 (easy: 5 rooms, medium: 10 rooms). textworld's hard levels (21-30, 20 rooms) can search for

@@ -1,26 +1,42 @@
-from agentgym_text.core.registry import register_env
-from agentgym_text.core.tasks import DEFAULT_MAX_STEPS
-from agentgym_text.envs.tools.catalog import OPERATION_TOOLS, QUERY_TOOLS, TASKS_PER_TOOL
+"""Declares the tool family: ``AgentBoard/ToolQuery-v0`` and ``AgentBoard/ToolOperation-v0`` (offline tools)."""
 
-register_env(
-    "AgentBoard/ToolQuery-v0",
-    "agentgym_text.envs.tools.env:ToolQueryEnv",
-    family="tools",
+from agentgym_text.core.family import AGENTBOARD_TABLE_10, DifficultyRule, EnvId, Family, TrainSplit
+from agentgym_text.core.registry import declare
+
+QUERY_TASKS = 60
+"""Three query tools (weather, movie, academia) x 20 tasks."""
+OPERATION_TASKS = 40
+"""Two operation tools (todo, sheet) x 20 tasks."""
+MAX_STEPS = 30
+
+FAMILY = Family(
+    name="tools",
     category="tool",
-    task_count=TASKS_PER_TOOL * len(QUERY_TOOLS),
-    description="Answer questions by calling offline weather, movie and academia tools (tool= picks one).",
-    subskill_weights={"Memory": 2, "Planning": 2, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 3, "Spatial Navigation": 0},
-    subskill_source="AgentBoard Table 7",
-    max_steps=DEFAULT_MAX_STEPS,
+    ids=(
+        EnvId(
+            "AgentBoard/ToolQuery-v0",
+            "agentgym_text.envs.tools.env:ToolQueryEnv",
+            task_count=QUERY_TASKS,
+            description="Answer questions by calling offline weather, movie and academia tools (tool= picks one).",
+            subskill_weights={"Memory": 2, "Planning": 2, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 3,
+                          "Spatial Navigation": 0},
+            subskill_source="AgentBoard Table 7",
+            max_steps=MAX_STEPS,
+        ),
+        EnvId(
+            "AgentBoard/ToolOperation-v0",
+            "agentgym_text.envs.tools.env:ToolOperationEnv",
+            task_count=OPERATION_TASKS,
+            description="Change a todo list (SQLite) or a spreadsheet through tool calls (tool= picks one).",
+            subskill_weights={"Memory": 3, "Planning": 2, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 3,
+                          "Spatial Navigation": 0},
+            subskill_source="AgentBoard Table 7",
+            max_steps=MAX_STEPS,
+        ),
+    ),
+    difficulty=DifficultyRule("golden tool calls", 4, AGENTBOARD_TABLE_10),
+    train_split=TrainSplit(unavailable="its tasks are authored (no generator)"),
+    thread_safe=False,
+    text_formats=("agentboard", "clear"),
 )
-register_env(
-    "AgentBoard/ToolOperation-v0",
-    "agentgym_text.envs.tools.env:ToolOperationEnv",
-    family="tools",
-    category="tool",
-    task_count=TASKS_PER_TOOL * len(OPERATION_TOOLS),
-    description="Change a todo list (SQLite) or a spreadsheet through tool calls (tool= picks one).",
-    subskill_weights={"Memory": 3, "Planning": 2, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 3, "Spatial Navigation": 0},
-    subskill_source="AgentBoard Table 7",
-    max_steps=DEFAULT_MAX_STEPS,
-)
+declare(FAMILY)

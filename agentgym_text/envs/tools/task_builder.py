@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentgym_text.core.info import difficulty_from_subgoals
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSpec
 from agentgym_text.envs.tools.backend import Toolkit
 from agentgym_text.envs.tools.actions import Call
@@ -19,6 +18,7 @@ from agentgym_text.envs.tools.catalog import TOOLKIT_CLASSES
 from agentgym_text.envs.tools.grading import AnswerRule
 from agentgym_text.envs.tools.render import subgoal_key
 from agentgym_text.envs.tools.schema import check_arguments
+from agentgym_text.envs.tools.registration import FAMILY
 
 __all__ = ["TaskDraft", "toolkit_class", "run_calls", "build_task"]
 
@@ -63,7 +63,7 @@ def build_task(tool: str, index: int, draft: TaskDraft) -> TaskSpec:
     keys = [subgoal_key(call.name, output) for call, output in zip(draft.calls, outputs)]
     # AgentBoard's cutoff is 4 for both tool tasks (Table 10); the answer counts as a subgoal where there are any
     count = len(keys) + 1 if draft.uses_subgoals else len(keys)
-    difficulty = difficulty_from_subgoals(count, "tool-query")
+    difficulty = FAMILY.difficulty.label(count)
     return TaskSpec(
         task_id=f"{tool}-{index:03d}",
         params={

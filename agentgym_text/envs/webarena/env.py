@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-from agentgym_text.core.info import InvalidReason, difficulty_from_subgoals
+from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
@@ -25,6 +25,7 @@ from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Sess
 from agentgym_text.envs.webarena.expert import Expert
 from agentgym_text.envs.webarena.render import DEFAULT_MAX_CHARS, render_page
 from agentgym_text.envs.webarena.urls import UrlMap
+from agentgym_text.envs.webarena.registration import FAMILY
 
 __all__ = ["WebArenaEnv", "load_task_config", "CLICKABLE_ROLES"]
 
@@ -46,7 +47,7 @@ def load_task_config(path: str | Path) -> TaskSet:
         goal = config.get("intent", "")
         subgoals = len(config.get("eval", {}).get("program_html", []) or []) + 1
         tasks.append(TaskSpec(f"webarena-{int(config['task_id']):03d}", params=config, goal=goal,
-                              difficulty=difficulty_from_subgoals(subgoals, "webarena"), max_steps=30))
+                              difficulty=FAMILY.difficulty.label(subgoals), max_steps=30))
     return TaskSet(tasks)
 
 

@@ -21,13 +21,12 @@ import json
 import sqlite3
 from pathlib import Path
 
-from agentgym_text.core.info import difficulty_from_subgoals
 from agentgym_text.core.tasks import TaskSet, TaskSpec
+from agentgym_text.envs.webarena.registration import MAX_STEPS, FAMILY
 
 __all__ = ["TASKS", "TASKS_FILE", "generate_configs", "load_tasks", "MAX_STEPS"]
 
 TASKS_FILE = Path(__file__).with_name("tasks.json")
-MAX_STEPS = 30
 
 
 def generate_configs() -> list[dict]:
@@ -54,7 +53,7 @@ def generate_configs() -> list[dict]:
 def _spec(config: dict) -> TaskSpec:
     steps = sum(1 for step in config["gold"] if step["action"] != "stop")
     return TaskSpec(f"webarena-{config['task_id']:03d}", config, goal=config["intent"],
-                    difficulty=difficulty_from_subgoals(steps, "webarena"), max_steps=MAX_STEPS)
+                    difficulty=FAMILY.difficulty.label(steps), max_steps=MAX_STEPS)
 
 
 def load_tasks(path: Path = TASKS_FILE) -> TaskSet:

@@ -17,6 +17,7 @@ import random
 
 from agentgym_text.envs.webshop.generator import Product, product_types
 from agentgym_text.envs.webshop.reward import Goal
+from agentgym_text.envs.webshop.registration import FAMILY
 
 __all__ = ["make_goal", "price_bound", "goal_difficulty"]
 
@@ -39,7 +40,7 @@ def price_bound(price: float, rng: random.Random) -> float:
 
 def goal_difficulty(goal: Goal) -> str:
     """"hard" when the goal names more than three attributes and options together, else "easy"."""
-    return "hard" if len(goal.attributes) + len(goal.options) > 3 else "easy"
+    return FAMILY.difficulty.label(len(goal.attributes) + len(goal.options))
 
 
 def _join(items: list[str]) -> str:

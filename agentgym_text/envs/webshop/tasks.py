@@ -17,14 +17,12 @@ from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.webshop.catalogue import Catalogue
 from agentgym_text.envs.webshop.goals import goal_difficulty, make_goal
 from agentgym_text.envs.webshop.reward import Goal, best_reward
+from agentgym_text.envs.webshop.registration import TASK_COUNT, MAX_STEPS
 
 __all__ = ["TASK_COUNT", "MAX_STEPS", "PAGE_SIZE", "shipped_tasks", "train_tasks", "candidate_goal", "on_first_page",
            "train_goal", "select_goals", "TASK_FILE", "TRAIN_TASK_COUNT"]
 
-TASK_COUNT = 251
-"""AgentBoard's WebShop sessions fixed_0 .. fixed_250."""
 TRAIN_TASK_COUNT = 1000
-MAX_STEPS = 30
 PAGE_SIZE = 10
 TASK_FILE = Path(__file__).with_name("tasks.json")
 _MAX_ATTEMPTS = 200

@@ -1,4 +1,7 @@
-"""``StepLimit``: truncates an episode after a step budget and says so in ``info["finish_reason"]``."""
+"""``StepLimit``: truncates an episode after a step budget and says so in ``info["finish_reason"]``.
+
+It lives in core because every registered id comes wrapped in it; ``agentgym_text.wrappers`` offers it beside the
+other wrappers."""
 
 from __future__ import annotations
 

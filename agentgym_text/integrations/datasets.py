@@ -1,0 +1,130 @@
+"""Task datasets for trainers that take one: one row per task instance, test (shipped) or train split.
+
+A row says how to make the env and reset it to the instance (``env_id``, ``env_kwargs``, ``task_id``,
+``seed``) and what a chat model sees first (``system_prompt``, ``first_observation``, and both as ``prompt``
+messages, the column TRL's trainers read).
+
+Splits:
+
+- ``"test"``: the shipped tasks of every id (what the benchmark reports on), reset with seed 0.
+- ``"train"``: instances apart from the shipped ones, as each family declares (``Family.train_split``): a builder
+  of its own, or constructor kwargs selecting its training range. An id whose family declares none raises
+  ``ValueError`` with the family's reason; ``train_splits()`` lists which ids have one.
+
+>>> rows = tasks("AgentQuest/Mastermind-v0", "test", limit=2)
+>>> [row["task_id"] for row in rows], [m["role"] for m in rows[0]["prompt"]]
+(['mastermind-000', 'mastermind-001'], ['system', 'user'])
+>>> tasks("AgentQuest/Mastermind-v0", "train", limit=1)[0]["task_id"]
+'mastermind-060'
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import gymnasium as gym
+
+from agentgym_text.core.family import TrainSplit
+from agentgym_text.core.registry import get_entry, list_envs
+
+__all__ = ["tasks", "iter_tasks", "train_instances", "train_splits", "to_hf_dataset", "SPLITS", "make_env"]
+
+SPLITS = ("test", "train")
+DEFAULT_TRAIN_SIZE = 200
+
+
+def make_env(env_id: str, env_kwargs: dict[str, Any] | None = None) -> gym.Env:
+    return gym.make(env_id, **(env_kwargs or {}))
+
+
+def train_splits() -> dict[str, TrainSplit]:
+    """Every id with its family's declared training split (``.available`` False where there is none)."""
+    return {entry.env_id: entry.train_split for entry in list_envs()}
+
+
+def _by_kwargs(env_id: str, split: TrainSplit, size: int) -> list[tuple[dict[str, Any], str, int]]:
+    kwargs = dict(split.env_kwargs or {})
+    if split.size_kwarg:
+        kwargs[split.size_kwarg] = size
+    env = make_env(env_id, kwargs)
+    try:
+        ids = env.unwrapped.task_ids[:size]
+    finally:
+        env.close()
+    return [(kwargs, task_id, 0) for task_id in ids]
+
+
+def train_instances(env_id: str, size: int = DEFAULT_TRAIN_SIZE) -> list[tuple[dict[str, Any], str, int]]:
+    """``(env_kwargs, task_id, seed)`` of ``size`` training instances of ``env_id``."""
+    split = get_entry(env_id).train_split
+    if not split.available:
+        raise ValueError(f"{env_id} has no training split: {split.unavailable}. Use split='test' (the shipped "
+                         "tasks).")
+    if split.builder is not None:
+        module, _, function = split.builder.partition(":")
+        return getattr(importlib.import_module(module), function)(size)
+    return _by_kwargs(env_id, split, size)
+
+
+def _instances(env_id: str, split: str, size: int | None) -> list[tuple[dict[str, Any], str, int]]:
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
+    if split == "train":
+        return train_instances(env_id, DEFAULT_TRAIN_SIZE if size is None else size)
+    env = make_env(env_id)
+    try:
+        ids = env.unwrapped.task_ids
+    finally:
+        env.close()
+    return [({}, task_id, 0) for task_id in ids]
+
+
+def iter_tasks(env_id: str, split: str = "test", *, limit: int | None = None, offset: int = 0,
+               tools: bool = False) -> Iterator[dict[str, Any]]:
+    """Rows one by one (each reset once, to read the goal and first observation); see ``tasks``."""
+    from agentgym_text.integrations.chat import ChatEnv
+
+    size = None if limit is None else offset + limit
+    chosen = _instances(env_id, split, size)[offset: None if limit is None else offset + limit]
+    envs: dict[str, ChatEnv] = {}
+    try:
+        for env_kwargs, task_id, seed in chosen:
+            key = json.dumps(env_kwargs, sort_keys=True)
+            if key not in envs:
+                envs[key] = ChatEnv(env_id, tools=tools, **env_kwargs)
+            chat = envs[key]
+            messages, info = chat.reset(seed=seed, options={"task_id": task_id})
+            yield {
+                "env_id": env_id,
+                "env_kwargs": dict(env_kwargs),
+                "split": split,
+                "task_id": info["task_id"],
+                "seed": seed,
+                "goal": info["goal"],
+                "difficulty": info["difficulty"],
+                "max_steps": info["max_steps"],
+                "system_prompt": messages[0]["content"],
+                "first_observation": messages[1]["content"],
+                "prompt": messages,
+            }
+    finally:
+        for chat in envs.values():
+            chat.close()
+
+
+def tasks(env_id: str, split: str = "test", *, limit: int | None = None, offset: int = 0,
+          tools: bool = False) -> list[dict[str, Any]]:
+    """The rows of ``env_id``'s ``split``: env id and kwargs, task id, reset seed, goal, system prompt, first
+    observation and the two as ``prompt`` messages. ``limit`` caps the count (the train split builds 200 unless
+    told); ``tools=True`` words the system prompt for tool calls."""
+    return list(iter_tasks(env_id, split, limit=limit, offset=offset, tools=tools))
+
+
+def to_hf_dataset(rows: list[dict[str, Any]]):
+    """A Hugging Face ``datasets.Dataset`` of the rows (``env_kwargs`` as a JSON string; needs ``datasets``)."""
+    from datasets import Dataset
+
+    return Dataset.from_list([{**row, "env_kwargs": json.dumps(row["env_kwargs"], sort_keys=True)} for row in rows])
