@@ -164,6 +164,7 @@ def _print_unplayed(unplayed: list[dict], shown: int = 10) -> None:
 def _cmd_eval(args: argparse.Namespace) -> int:
     """Roll an agent out over task sets; results go to --out (resumable)."""
     from agentgym_text.agents import make_agent
+    from agentgym_text.eval.plan import parse_env_args
     from agentgym_text.eval.runner import EvalConfig
 
     if not args.no_report:
@@ -178,7 +179,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             envs=args.envs, tasks=args.tasks, max_steps=args.max_steps, num_envs=args.num_envs,
             vector_mode="ray" if args.backend == "ray" else args.vector_mode, ray_address=args.address,
             seed=args.seed, repeats=args.repeats, progress_bar=not args.quiet,
-            stop_after_repeats=args.stop_after_repeats,
+            stop_after_repeats=args.stop_after_repeats, env_args=parse_env_args(args.env_arg),
             replay="all" if args.rerun else "failed" if args.rerun_failed else "agent_error",
         )
         if args.agent == "openai":
@@ -326,7 +327,7 @@ def _add_eval_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--tasks", default="quick",
                          help="'all', 'quick' (2 easy + 2 hard per env), N (first N), 'i:j', or task ids")
     command.add_argument("--max-steps", type=int, default=None, help="step budget (default: per task)")
-    command.add_argument("--num-envs", type=int, default=1, help="sub-envs per vector env (concurrent episodes)")
+    command.add_argument("--num-envs", type=int, default=1, help="concurrent episodes per env id (slots)")
     command.add_argument("--vector-mode", choices=("sync", "async"), default="sync",
                          help="with --backend local: each env in this process (sync) or in a worker process (async)")
     command.add_argument("--backend", choices=("local", "ray"), default="local",
@@ -334,6 +335,9 @@ def _add_eval_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--address", default=None,
                          help="with --backend ray: an existing cluster ('auto', 'ray://host:10001'); "
                               "default: start Ray on this machine for the run")
+    command.add_argument("--env-arg", action="append", default=[], metavar="[ENV_ID:]KEY=VALUE",
+                         help="a gym.make kwarg for every env of the run, or for one id (repeatable), e.g. "
+                              "text_format=clear; JSON values are read as such (numbers, true/false)")
     command.add_argument("--seed", type=int, default=0)
     command.add_argument("--repeats", type=int, default=1, help="episodes per task")
     command.add_argument("--stop-after-repeats", type=int, default=None,

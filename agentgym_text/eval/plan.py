@@ -5,9 +5,11 @@ The plan is a pure function of its arguments, so a rerun plays the same episodes
 
 from __future__ import annotations
 
+import json
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import gymnasium as gym
 
@@ -15,7 +17,7 @@ import agentgym_text
 from agentgym_text.core.registry import EnvEntry
 from agentgym_text.core.tasks import TaskSpec
 
-__all__ = ["EpisodePlan", "select_tasks", "requested_task_ids", "resolve_env_ids", "plan_env", "QUICK_PER_DIFFICULTY", "episode_seed"]
+__all__ = ["EpisodePlan", "select_tasks", "requested_task_ids", "parse_env_args", "env_kwargs_for", "resolve_env_ids", "plan_env", "QUICK_PER_DIFFICULTY", "episode_seed"]
 
 QUICK_PER_DIFFICULTY = 2
 """The quick split: this many easy and this many hard tasks per env (the first ones in task-set order)."""
@@ -35,6 +37,10 @@ class EpisodePlan:
     repeat: int
     seed: int
     budget: int
+    env_kwargs: tuple[tuple[str, Any], ...] = ()
+    """The ``gym.make`` kwargs of this episode's env (``--env-arg``), as sorted pairs."""
+    text_format: str | None = None
+    """The text the env speaks (its ``text_format=``, else its family's default), for the agent's prompt."""
 
 
 def resolve_env_ids(spec: str | Sequence[str]) -> list[EnvEntry]:
@@ -54,6 +60,36 @@ def resolve_env_ids(spec: str | Sequence[str]) -> list[EnvEntry]:
             else:
                 raise ValueError(f"unknown env id {part!r}; see `agentgym-text list`")
     return [entries[env_id] for env_id in dict.fromkeys(wanted)]
+
+
+def parse_env_args(args: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``--env-arg`` values: ``key=value`` (every env of the run) or ``ENV_ID:key=value`` (one id), as
+    ``{"*" or env id: {key: value}}``; a value is read as JSON when it parses (numbers, booleans, null), else as
+    text.
+
+    >>> parse_env_args(["text_format=clear", "AgentBoard/PDDL-v0:agentboard_fixes=false"])
+    {'*': {'text_format': 'clear'}, 'AgentBoard/PDDL-v0': {'agentboard_fixes': False}}
+    """
+    parsed: dict[str, dict[str, Any]] = {}
+    for arg in args:
+        scope, key_value = "*", str(arg)
+        head, sep, rest = key_value.partition("=")
+        if ":" in head:
+            scope, _, head = head.rpartition(":")
+        key = head.strip()
+        if not sep or not key.isidentifier():
+            raise ValueError(f"--env-arg takes key=value or ENV_ID:key=value, not {arg!r}")
+        try:
+            value = json.loads(rest)
+        except json.JSONDecodeError:
+            value = rest
+        parsed.setdefault(scope, {})[key] = value
+    return parsed
+
+
+def env_kwargs_for(env_id: str, env_args: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The kwargs ``env_id`` is made with: the run-wide ones, then its own."""
+    return {**env_args.get("*", {}), **env_args.get(env_id, {})}
 
 
 def select_tasks(tasks: Sequence[TaskSpec], spec: str) -> list[TaskSpec]:
@@ -108,17 +144,19 @@ def episode_seed(seed: int, env_id: str, task_id: str, repeat: int) -> int:
 
 def plan_env(
     entry: EnvEntry, task_spec: str, *, seed: int = 0, repeats: int = 1, max_steps: int | None = None,
-    start_index: int = 0, seen_task_ids: set[str] | None = None,
+    start_index: int = 0, seen_task_ids: set[str] | None = None, env_kwargs: Mapping[str, Any] | None = None,
 ) -> list[EpisodePlan]:
     """The episodes of one env: selected tasks in task-set order, each ``repeats`` times (the env's task ids are
     added to ``seen_task_ids`` when given, so that the caller can name ids no env has)."""
-    probe = gym.make(entry.env_id)
+    env_kwargs = dict(env_kwargs or {})
+    probe = gym.make(entry.env_id, **env_kwargs)
     try:
         tasks = list(probe.unwrapped.tasks)
     finally:
         probe.close()
     if seen_task_ids is not None:
         seen_task_ids.update(task.task_id for task in tasks)
+    text_format = env_kwargs.get("text_format") or (entry.text_formats[0] if entry.text_formats else None)
     plans = []
     for task in select_tasks(tasks, task_spec):
         for repeat in range(repeats):
@@ -134,6 +172,8 @@ def plan_env(
                     repeat=repeat,
                     seed=episode_seed(seed, entry.env_id, task.task_id, repeat),
                     budget=int(max_steps or task.max_steps),
+                    env_kwargs=tuple(sorted(env_kwargs.items())),
+                    text_format=text_format,
                 )
             )
     return plans

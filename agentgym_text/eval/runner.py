@@ -30,7 +30,7 @@ from typing import Any
 from agentgym_text.agents.base import Agent, Turn
 from agentgym_text.core.info import HELP_ACTION, EngineLost, FinishReason
 from agentgym_text.core.registry import EnvEntry
-from agentgym_text.eval.plan import EpisodePlan, plan_env, requested_task_ids, resolve_env_ids
+from agentgym_text.eval.plan import EpisodePlan, env_kwargs_for, plan_env, requested_task_ids, resolve_env_ids
 from agentgym_text.eval.records import EpisodeLog
 from agentgym_text.eval.slots import SLOT_MODES, Slot, open_slot, slot_mode
 from agentgym_text.eval.store import RunStore
@@ -63,6 +63,9 @@ class EvalConfig:
     """One of ``REPLAY_MODES``."""
     ray_address: str | None = None
     """With ``vector_mode="ray"``: the cluster ("auto", "ray://host:10001"); None starts Ray on this machine."""
+    env_args: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """``gym.make`` kwargs: ``{"*": {...}}`` for every env of the run, ``{env_id: {...}}`` for one (see
+    ``plan.parse_env_args``, which reads ``--env-arg``)."""
 
     def __post_init__(self) -> None:
         if self.max_steps is not None and self.max_steps < 1:
@@ -81,7 +84,7 @@ class EvalConfig:
     def resume_settings(self) -> dict[str, Any]:
         """The settings that change what an episode is: a resumed run must match them."""
         return {"max_steps": self.max_steps, "seed": self.seed, "repeats": self.repeats,
-                "stop_after_repeats": self.stop_after_repeats}
+                "stop_after_repeats": self.stop_after_repeats, "env_args": self.env_args}
 
 
 @dataclass
@@ -184,6 +187,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
             plans[entry.env_id] = plan_env(
                 entry, config.tasks, seed=config.seed, repeats=config.repeats, max_steps=config.max_steps,
                 start_index=sum(len(p) for p in plans.values()), seen_task_ids=seen_task_ids,
+                env_kwargs=env_kwargs_for(entry.env_id, config.env_args),
             )
         except Exception as error:  # an env that cannot even be built (missing engine) must not stop the run
             logger.debug("cannot plan %s", entry.env_id, exc_info=True)
@@ -286,7 +290,8 @@ def _run_env(
     def open_one() -> Slot:
         since = time.perf_counter()
         slot = open_slot(env_id, mode, max_steps=config.max_steps, wrappers=agent.env_wrappers(),
-                         stop_after_repeats=config.stop_after_repeats)
+                         stop_after_repeats=config.stop_after_repeats,
+                         env_kwargs=env_kwargs_for(env_id, config.env_args))
         clock.add("setup_s", since)
         return slot
 
@@ -388,4 +393,5 @@ def _turn(slot: int, episode: EpisodeLog, extras: dict[str, Any]) -> Turn:
         info=episode.info,
         expert_action=extras.get("expert_action"),
         admissible_actions=list(extras["admissible_actions"]) if "admissible_actions" in extras else None,
+        text_format=plan.text_format,
     )

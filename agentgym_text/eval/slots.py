@@ -52,11 +52,13 @@ def unbatch_info(infos: dict[str, Any], index: int) -> dict[str, Any]:
 
 
 def _env_factory(env_id: str, max_steps: int | None, wrappers: Sequence[Callable[[gym.Env], gym.Env]],
-                 stop_after_repeats: int | None) -> Callable[[], gym.Env]:
+                 stop_after_repeats: int | None, env_kwargs: dict[str, Any]) -> Callable[[], gym.Env]:
     wrappers = tuple(wrappers)
+    env_kwargs = dict(env_kwargs)
 
     def make() -> gym.Env:
-        env = gym.make(env_id, max_episode_steps=max_steps) if max_steps else gym.make(env_id)
+        budget = {"max_episode_steps": max_steps} if max_steps else {}
+        env = gym.make(env_id, **env_kwargs, **budget)
         env = RepetitionTracker(env, stop_after=stop_after_repeats)
         for wrapper in wrappers:
             env = wrapper(env)
@@ -176,6 +178,7 @@ def open_slot(
     max_steps: int | None = None,
     wrappers: Sequence[Callable[[gym.Env], gym.Env]] = (),
     stop_after_repeats: int | None = None,
+    env_kwargs: dict[str, Any] | None = None,
 ) -> Slot:
-    """A slot playing ``env_id`` wrapped in ``RepetitionTracker`` and ``wrappers``."""
-    return Slot(_env_factory(env_id, max_steps, wrappers, stop_after_repeats), mode)
+    """A slot playing ``gym.make(env_id, **env_kwargs)`` wrapped in ``RepetitionTracker`` and ``wrappers``."""
+    return Slot(_env_factory(env_id, max_steps, wrappers, stop_after_repeats, env_kwargs or {}), mode)
