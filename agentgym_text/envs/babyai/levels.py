@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-from collections.abc import Iterator
+import logging
+from functools import lru_cache
 
 __all__ = [
     "AGENTBOARD_LEVELS",
@@ -14,8 +13,9 @@ __all__ = [
     "engine_id",
     "all_levels",
     "make_engine",
-    "quiet_stdout",
 ]
+
+logger = logging.getLogger(__name__)
 
 AGENTBOARD_LEVELS: tuple[str, ...] = (
     "GoToRedBallGrey", "GoToRedBall", "GoToRedBallNoDists", "GoToObjS6", "GoToLocalS8N7", "GoToObjMazeS7",
@@ -74,11 +74,18 @@ def all_levels() -> list[str]:
     return list(_LEVELS)
 
 
-@contextlib.contextmanager
-def quiet_stdout() -> Iterator[None]:
-    """Swallow minigrid's "Sampling rejected ..." prints during level generation."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        yield
+def _generation_note(*args: object, sep: str | None = " ", end: str | None = "\n", file: object = None,
+                     flush: bool = False) -> None:
+    logger.debug("minigrid: %s", (" " if sep is None else sep).join(map(str, args)))
+
+
+@lru_cache(maxsize=1)
+def _quiet_level_generation() -> None:
+    # RoomGridLevel._gen_grid prints "Sampling rejected: ..." (and "Timeout during mission generation") to stdout
+    # at every rejected sample; these prints, the module's only ones, go to our logger at DEBUG instead.
+    from minigrid.envs.babyai.core import roomgrid_level
+
+    roomgrid_level.print = _generation_note
 
 
 def make_engine(level: str):
@@ -86,5 +93,5 @@ def make_engine(level: str):
     import gymnasium as gym
 
     spec = gym.spec(engine_id(level))
-    with quiet_stdout():
-        return spec.make(**ENGINE_KWARGS.get(level_name(level), {})).unwrapped
+    _quiet_level_generation()
+    return spec.make(**ENGINE_KWARGS.get(level_name(level), {})).unwrapped
