@@ -18,4 +18,5 @@ register_env(
                       "Spatial Navigation": 1},
     subskill_source="AgentBoard Table 7",
     max_steps=30,
+    thread_safe=True,
 )

@@ -57,21 +57,18 @@ def engine_id(level: str) -> str:
     return f"BabyAI-{name}-{ENGINE_VERSIONS.get(name, 'v0')}"
 
 
-_LEVELS: list[str] = []
-
-
 def all_levels() -> list[str]:
     """Every BabyAI level name minigrid registers (sorted)."""
-    if not _LEVELS:
-        import gymnasium as gym
-        import minigrid  # noqa: F401  (registers the BabyAI ids)
+    return list(_level_names())
 
-        names = set()
-        for env_id in gym.registry:
-            if env_id.startswith("BabyAI-"):
-                names.add(env_id[len("BabyAI-"):].rsplit("-v", 1)[0])
-        _LEVELS.extend(sorted(names))
-    return list(_LEVELS)
+
+@lru_cache(maxsize=1)
+def _level_names() -> tuple[str, ...]:
+    import gymnasium as gym
+    import minigrid  # noqa: F401  (registers the BabyAI ids)
+
+    return tuple(sorted({env_id[len("BabyAI-"):].rsplit("-v", 1)[0] for env_id in gym.registry
+                         if env_id.startswith("BabyAI-")}))
 
 
 def _generation_note(*args: object, sep: str | None = " ", end: str | None = "\n", file: object = None,

@@ -15,4 +15,5 @@ register_env(
     "instances from the seed.",
     subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 2, "Spatial Navigation": 1},
     subskill_source="AgentBoard Table 7",
+    thread_safe=True,
 )

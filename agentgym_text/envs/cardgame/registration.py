@@ -15,4 +15,5 @@ register_env(
     subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 1, "Grounding": 2,
                       "Spatial Navigation": 0},
     max_steps=60,
+    thread_safe=True,
 )

@@ -16,4 +16,5 @@ register_env(
                       "Spatial Navigation": 0},
     max_steps=15,
     whole_replies=True,
+    thread_safe=True,
 )

@@ -19,4 +19,5 @@ register_env(
     max_steps=MAX_STEPS,
     setting="AGENTGYM_TEXT_JERICHO_DIR",
     setting_help="Jericho game files",
+    thread_safe=True,
 )

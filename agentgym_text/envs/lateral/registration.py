@@ -21,4 +21,5 @@ for _env_id, _note in (
         "(+20 dev); deterministic fact-matching host or an LLM host (host_model=).",
         subskill_weights=_WEIGHTS,
         max_steps=25,
+        thread_safe=True,
     )

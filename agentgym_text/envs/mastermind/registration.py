@@ -11,4 +11,5 @@ register_env(
     subskill_weights={"Memory": 2, "Planning": 2, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 2, "Spatial Navigation": 0},
     subskill_source="ours",
     max_steps=MAX_STEPS,
+    thread_safe=True,
 )

@@ -19,4 +19,5 @@ register_env(
     subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 3,
                       "Spatial Navigation": 0},
     max_steps=8,
+    thread_safe=True,
 )

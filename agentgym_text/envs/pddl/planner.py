@@ -20,6 +20,7 @@ plans are the same in every process.
 from __future__ import annotations
 
 import logging
+import threading
 from collections import OrderedDict
 from functools import lru_cache
 
@@ -99,6 +100,8 @@ class Planner:
         self.problem = problem
         self.cache_size = cache_size
         self._cache: OrderedDict[State, Plan | None] = OrderedDict()
+        # A loaded problem (and its planner) is shared by every env of the process that plays it, threads included.
+        self._cache_lock = threading.Lock()
         atoms = set(problem.init) | set(problem.goal)
         for action in problem.actions:
             atoms |= action.preconditions | action.add_effects | action.del_effects
@@ -117,9 +120,12 @@ class Planner:
     # ---- public ------------------------------------------------------------------------------------
     def plan(self, state: State) -> Plan:
         """A plan (ground action keys) from ``state`` to the goal; cached by state. Raises NoPlanError."""
-        if state in self._cache:
-            self._cache.move_to_end(state)
-            cached = self._cache[state]
+        with self._cache_lock:
+            found = state in self._cache
+            if found:
+                self._cache.move_to_end(state)
+                cached = self._cache[state]
+        if found:
             if cached is None:
                 raise NoPlanError(f"no plan found for {self.problem.problem.name} from this state")
             return cached
@@ -142,10 +148,11 @@ class Planner:
 
     # ---- searching ---------------------------------------------------------------------------------
     def _remember(self, state: State, plan: Plan | None) -> None:
-        self._cache[state] = plan
-        self._cache.move_to_end(state)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+        with self._cache_lock:
+            self._cache[state] = plan
+            self._cache.move_to_end(state)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
 
     def _budget(self, work: int) -> int:
         return max(500, work // max(1, len(self._operators)))

@@ -15,4 +15,5 @@ register_env(
     "gym.make(..., domain=, problem_file=[, domain_file=]) plays your own problem file (AgentBoard's too).",
     subskill_weights={"Memory": 2, "Planning": 3, "World Modeling": 1, "Self-Reflection": 3, "Grounding": 3, "Spatial Navigation": 0},
     subskill_source="AgentBoard Table 7",
+    thread_safe=True,
 )

@@ -14,4 +14,5 @@ register_env(
     "evenly weighted subgoals, in AgentBoard's words (text_format='clear' for this package's own); needs Java.",
     subskill_weights={"Memory": 2, "Planning": 2, "World Modeling": 3, "Self-Reflection": 2, "Grounding": 3, "Spatial Navigation": 1},
     subskill_source="AgentBoard Table 7",
+    thread_safe=True,
 )

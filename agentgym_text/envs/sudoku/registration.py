@@ -10,4 +10,5 @@ register_env(
     description="Fill a 9x9 Sudoku with actions like 'put 5 at row 3 column 7'; unique-solution puzzles.",
     subskill_weights={"Memory": 1, "Planning": 3, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 2, "Spatial Navigation": 0},
     subskill_source="ours",
+    thread_safe=True,
 )

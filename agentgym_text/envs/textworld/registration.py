@@ -18,6 +18,7 @@ _GAMES = {
                  "Spatial Navigation": 2}),
 }
 
+# Not thread_safe: textworld's one module-level logic parser (tatsu) is shared by threads building games (IndexError).
 for _name, (_challenge, _description, _weights) in _GAMES.items():
     register_env(
         f"TextWorld/{_name}-v0",

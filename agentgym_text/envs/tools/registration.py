@@ -12,6 +12,7 @@ register_env(
     subskill_weights={"Memory": 2, "Planning": 2, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 3, "Spatial Navigation": 0},
     subskill_source="AgentBoard Table 7",
     max_steps=DEFAULT_MAX_STEPS,
+    thread_safe=True,
 )
 register_env(
     "AgentBoard/ToolOperation-v0",
@@ -23,4 +24,5 @@ register_env(
     subskill_weights={"Memory": 3, "Planning": 2, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 3, "Spatial Navigation": 0},
     subskill_source="AgentBoard Table 7",
     max_steps=DEFAULT_MAX_STEPS,
+    thread_safe=True,
 )

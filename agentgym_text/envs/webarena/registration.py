@@ -19,4 +19,5 @@ register_env(
     subskill_source="AgentBoard Table 7",
     max_steps=30,
     programs=("chromium",),
+    thread_safe=True,
 )

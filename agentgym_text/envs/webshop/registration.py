@@ -17,4 +17,5 @@ register_env(
                       "Spatial Navigation": 0},
     subskill_source="AgentBoard Table 7",
     max_steps=30,
+    thread_safe=True,
 )
