@@ -71,8 +71,7 @@ def _level_names() -> tuple[str, ...]:
                          if env_id.startswith("BabyAI-")}))
 
 
-def _generation_note(*args: object, sep: str | None = " ", end: str | None = "\n", file: object = None,
-                     flush: bool = False) -> None:
+def _generation_note(*args: object, sep: str | None = " ", **_print_options: object) -> None:
     logger.debug("minigrid: %s", (" " if sep is None else sep).join(map(str, args)))
 
 

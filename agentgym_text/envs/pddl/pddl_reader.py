@@ -75,8 +75,7 @@ class ProblemSpec:
 logger = logging.getLogger(__name__)
 
 
-def _parser_warning(*args: object, sep: str | None = " ", end: str | None = "\n", file: object = None,
-                    flush: bool = False) -> None:
+def _parser_warning(*args: object, sep: str | None = " ", **_print_options: object) -> None:
     logger.warning("pddlgym: %s", (" " if sep is None else sep).join(map(str, args)))
 
 
