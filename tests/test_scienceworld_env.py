@@ -183,13 +183,14 @@ def test_a_variation_that_is_not_shipped_is_built_at_reset():
         env.close()
 
 
-def test_the_jvm_starts_with_our_options_and_the_environment_is_restored(env):
-    before = os.environ.get("JAVA_TOOL_OPTIONS")
+def test_the_jvm_starts_with_our_java_and_options_as_arguments_and_the_environment_is_untouched(env):
+    before = dict(os.environ)
     env.reset(options={"task_index": 0})
-    with open(f"/proc/{env.unwrapped.jvm_pid}/environ", "rb") as environ:
-        variables = dict(item.split(b"=", 1) for item in environ.read().split(b"\0") if b"=" in item)
-    assert JVM_OPTIONS.encode() in variables[b"JAVA_TOOL_OPTIONS"]
-    assert os.environ.get("JAVA_TOOL_OPTIONS") == before
+    with open(f"/proc/{env.unwrapped.jvm_pid}/cmdline", "rb") as cmdline:
+        arguments = [item.decode() for item in cmdline.read().split(b"\0") if item]
+    assert os.path.realpath(arguments[0]) == os.path.realpath(find_java())
+    assert set(JVM_OPTIONS.split()) <= set(arguments)
+    assert dict(os.environ) == before
 
 
 def test_close_stops_the_jvm():

@@ -26,7 +26,7 @@ FAMILY = Family(
     difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),
     # generated on ALFWorld's train floor plans, never the test ones
     train_split=TrainSplit(env_kwargs={}, size_kwarg="num_tasks"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
     requires="alfworld",
     outside_data=("game_dir",),
 )

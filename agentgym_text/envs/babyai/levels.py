@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-from collections.abc import Iterator
+import logging
+from functools import lru_cache
 
 __all__ = [
     "AGENTBOARD_LEVELS",
@@ -14,8 +13,9 @@ __all__ = [
     "engine_id",
     "all_levels",
     "make_engine",
-    "quiet_stdout",
 ]
+
+logger = logging.getLogger(__name__)
 
 AGENTBOARD_LEVELS: tuple[str, ...] = (
     "GoToRedBallGrey", "GoToRedBall", "GoToRedBallNoDists", "GoToObjS6", "GoToLocalS8N7", "GoToObjMazeS7",
@@ -57,28 +57,31 @@ def engine_id(level: str) -> str:
     return f"BabyAI-{name}-{ENGINE_VERSIONS.get(name, 'v0')}"
 
 
-_LEVELS: list[str] = []
-
-
 def all_levels() -> list[str]:
     """Every BabyAI level name minigrid registers (sorted)."""
-    if not _LEVELS:
-        import gymnasium as gym
-        import minigrid  # noqa: F401  (registers the BabyAI ids)
-
-        names = set()
-        for env_id in gym.registry:
-            if env_id.startswith("BabyAI-"):
-                names.add(env_id[len("BabyAI-"):].rsplit("-v", 1)[0])
-        _LEVELS.extend(sorted(names))
-    return list(_LEVELS)
+    return list(_level_names())
 
 
-@contextlib.contextmanager
-def quiet_stdout() -> Iterator[None]:
-    """Swallow minigrid's "Sampling rejected ..." prints during level generation."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        yield
+@lru_cache(maxsize=1)
+def _level_names() -> tuple[str, ...]:
+    import gymnasium as gym
+    import minigrid  # noqa: F401  (registers the BabyAI ids)
+
+    return tuple(sorted({env_id[len("BabyAI-"):].rsplit("-v", 1)[0] for env_id in gym.registry
+                         if env_id.startswith("BabyAI-")}))
+
+
+def _generation_note(*args: object, sep: str | None = " ", **_print_options: object) -> None:
+    logger.debug("minigrid: %s", (" " if sep is None else sep).join(map(str, args)))
+
+
+@lru_cache(maxsize=1)
+def _quiet_level_generation() -> None:
+    # RoomGridLevel._gen_grid prints "Sampling rejected: ..." (and "Timeout during mission generation") to stdout
+    # at every rejected sample; these prints, the module's only ones, go to our logger at DEBUG instead.
+    from minigrid.envs.babyai.core import roomgrid_level
+
+    roomgrid_level.print = _generation_note
 
 
 def make_engine(level: str):
@@ -86,5 +89,5 @@ def make_engine(level: str):
     import gymnasium as gym
 
     spec = gym.spec(engine_id(level))
-    with quiet_stdout():
-        return spec.make(**ENGINE_KWARGS.get(level_name(level), {})).unwrapped
+    _quiet_level_generation()
+    return spec.make(**ENGINE_KWARGS.get(level_name(level), {})).unwrapped

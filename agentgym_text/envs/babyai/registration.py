@@ -25,7 +25,7 @@ FAMILY = Family(
     difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),
     # AgentBoard's 28 levels drawn procedurally from reset seeds apart from its instances' engine seeds
     train_split=TrainSplit(builder="agentgym_text.envs.babyai.tasks:training_instances"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
     text_formats=("agentboard", "clear"),
     requires="babyai",
     expert_sample=12,

@@ -14,7 +14,7 @@ from agentgym_text.core.info import InvalidReason
 from agentgym_text.envs.babyai.actions import Command
 from agentgym_text.envs.babyai.engine_fixes import fix_strict_sequences
 from agentgym_text.envs.babyai.events import Event, View
-from agentgym_text.envs.babyai.levels import make_engine, quiet_stdout
+from agentgym_text.envs.babyai.levels import make_engine
 from agentgym_text.envs.babyai.navigation import (
     DROP, FORWARD, LEFT, PICKUP, RIGHT, TOGGLE, Plan, Reachability, crossing_neighbours, face_plan,
     is_passable, path_actions, reachability,
@@ -60,8 +60,7 @@ class BabyAIWorld:
 
     # ---- lifecycle -------------------------------------------------------------------------------------
     def reset(self, seed: int) -> None:
-        with quiet_stdout():
-            self.env.reset(seed=int(seed))
+        self.env.reset(seed=int(seed))
         self.env.max_steps = ENGINE_STEP_CAP
         self._fix_positions()
         fix_strict_sequences(self.env)

@@ -24,6 +24,6 @@ FAMILY = Family(
     # progress does not depend on the lineups), so every task is "easy" until harder opponents exist.
     difficulty=DifficultyRule("opponent levels", 1),
     train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
 )
 declare(FAMILY)

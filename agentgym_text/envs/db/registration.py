@@ -26,8 +26,9 @@ FAMILY = Family(
     difficulty=DifficultyRule("hard query features", 0),
     train_split=TrainSplit(unavailable="its questions are generated for the shipped tables only; a training "
                                        "range is not wired yet"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
     outside_data=("db_url",),
     whole_replies=True,
+    thread_safe=True,
 )
 declare(FAMILY)

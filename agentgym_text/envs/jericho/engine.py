@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import warnings
 from pathlib import Path
 from typing import NamedTuple
 
@@ -128,13 +127,13 @@ class JerichoGame:
 
         # jericho reads seed 0 as "the walkthrough's seed"; keep 0 distinct from it.
         engine_seed = seed if seed > 0 else 2**31 - 1
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            if self.frotz is None:
-                self.frotz = FrotzEnv(str(path), seed=engine_seed)
-            else:
-                self.frotz.close()
-                self.frotz.load(str(path), seed=engine_seed)
+        # No warning filter: jericho's load-time UnsupportedGameWarning is for games outside its table, which
+        # check_game_file already refuses (jericho recognises a game by content, so a renamed copy is fine too).
+        if self.frotz is None:
+            self.frotz = FrotzEnv(str(path), seed=engine_seed)
+        else:
+            self.frotz.close()
+            self.frotz.load(str(path), seed=engine_seed)
         self.path, self.md5 = path, md5
         observation, _ = self.frotz.reset()
         return observation

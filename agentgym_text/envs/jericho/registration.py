@@ -25,7 +25,7 @@ FAMILY = Family(
     ),
     difficulty=DifficultyRule("subgoals", 4, AGENTBOARD_TABLE_10),
     train_split=TrainSplit(unavailable="the 20 games are the test set; other games need their own milestones"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
     requires="jericho",
     setting="AGENTGYM_TEXT_JERICHO_DIR",
     setting_help="Jericho game files",

@@ -14,6 +14,7 @@ jericho's templates are kept only when they change the world).
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 
@@ -21,6 +22,7 @@ __all__ = ["words_of", "candidate_names", "candidate_actions", "valid_actions", 
 
 CACHE_SIZE = 4096
 _CACHE: OrderedDict[tuple[str, str], tuple[str, ...]] = OrderedDict()
+_CACHE_LOCK = threading.Lock()  # envs in threads share the cache: a lookup must not meet another's eviction
 _WORD = re.compile(r"[a-z][a-z'\-]*")
 _NOT_OBJECTS = set(
     "all this that these those my your it them me myself self you yourself him her here there a an the of in on to from with and or some "
@@ -100,13 +102,17 @@ def valid_actions(game, *, use_cache: bool = True) -> list[str]:
     if frotz is None or frotz.game_over() or frotz.victory() or frotz.act_gen is None:
         return []
     key = (game.md5, game.world_hash())
-    if use_cache and key in _CACHE:
-        _CACHE.move_to_end(key)
-        return list(_CACHE[key])
+    if use_cache:
+        with _CACHE_LOCK:
+            cached = _CACHE.get(key)
+            if cached is not None:
+                _CACHE.move_to_end(key)
+                return list(cached)
     actions = _compute(frotz, game.dictionary())
-    _CACHE[key] = tuple(actions)
-    while len(_CACHE) > CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    with _CACHE_LOCK:
+        _CACHE[key] = tuple(actions)
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
     return actions
 
 

@@ -25,7 +25,8 @@ FAMILY = Family(
     difficulty=DifficultyRule("gold program variables plus the answer", 3),
     train_split=TrainSplit(unavailable="its questions are drawn for the shipped graph only; a training range is "
                                        "not wired yet"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
     whole_replies=True,
+    thread_safe=True,
 )
 declare(FAMILY)

@@ -18,6 +18,7 @@ def _lateral_id(env_id: str, note: str) -> EnvId:
         "(+20 dev); deterministic fact-matching host or an LLM host (host_model=).",
         subskill_weights=_WEIGHTS,
         max_steps=25,
+        thread_safe=True,
     )
 
 
@@ -31,6 +32,6 @@ FAMILY = Family(
     difficulty=DifficultyRule("key points to uncover", 3),
     # AgentBench's LTP has a dev split (20 puzzles of ours) and no more
     train_split=TrainSplit(env_kwargs={"split": "dev"}),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
 )
 declare(FAMILY)

@@ -22,6 +22,6 @@ FAMILY = Family(
     ),
     difficulty=DifficultyRule("guesses the consistent-guess expert needs", 5),
     train_split=TrainSplit(builder="agentgym_text.envs.mastermind.tasks:training_instances"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
 )
 declare(FAMILY)

@@ -22,7 +22,7 @@ FAMILY = Family(
     ),
     difficulty=DifficultyRule("milestones plus the answer", 3),
     train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
     programs=("bwrap",),
     expert_sample=12,
     whole_replies=True,

@@ -1,15 +1,13 @@
 """Reading PDDL with pddlgym's parser into plain, engine-free schemas (tuples of strings).
 
-pddlgym is imported lazily (it imports the old ``gym`` and prints a banner); everything downstream of this
+pddlgym is imported lazily (it imports the old ``gym``, matplotlib and scipy); everything downstream of this
 module works on :class:`DomainSchema` and :class:`ProblemSpec` only. Only the STRIPS fragment these domains
 use is accepted: conjunctions of positive atoms in preconditions and goals, add/delete effects.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
-import warnings
+import logging
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -74,13 +72,35 @@ class ProblemSpec:
     path: str
 
 
+logger = logging.getLogger(__name__)
+
+
+def _parser_warning(*args: object, sep: str | None = " ", **_print_options: object) -> None:
+    logger.warning("pddlgym: %s", (" " if sep is None else sep).join(map(str, args)))
+
+
+def _drop_gym_banner() -> None:
+    # `import gym` prints gym_notices' entry for its version to stderr (the "Gym has been unmaintained" banner);
+    # removing that entry before the first import silences it without touching sys.stderr.
+    try:
+        from importlib import metadata
+
+        from gym_notices import notices
+    except ImportError:
+        return
+    try:
+        notices.notices.pop(metadata.version("gym"), None)
+    except metadata.PackageNotFoundError:
+        pass
+
+
+@lru_cache(maxsize=1)
 def _pddlgym_parser():
-    # pddlgym's package import registers gym envs and prints gym's deprecation banner; keep it quiet.
-    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(
-        io.StringIO()
-    ):
-        warnings.simplefilter("ignore")
-        from pddlgym import parser, structs
+    _drop_gym_banner()
+    from pddlgym import parser, structs
+
+    # The parser's one print (an object of an undeclared type) goes to stdout; send it to our logger instead.
+    parser.print = _parser_warning
     return parser, structs
 
 
@@ -162,16 +182,14 @@ def load_problem(domain: DomainSchema, path: str | Path) -> ProblemSpec:
     parser, structs = _pddlgym_parser()
     domain_parser = _domain_parser(domain.path)
     try:
-        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
-            warnings.simplefilter("ignore")
-            parsed = parser.PDDLProblemParser(
-                str(path),
-                domain_parser.domain_name,
-                domain_parser.types,
-                domain_parser.predicates,
-                set(),
-                domain_parser.constants,
-            )
+        parsed = parser.PDDLProblemParser(
+            str(path),
+            domain_parser.domain_name,
+            domain_parser.types,
+            domain_parser.predicates,
+            set(),
+            domain_parser.constants,
+        )
     except FileNotFoundError:
         raise
     except Exception as error:
@@ -194,8 +212,6 @@ def load_problem(domain: DomainSchema, path: str | Path) -> ProblemSpec:
 def _domain_parser(path: str):
     parser, _ = _pddlgym_parser()
     try:
-        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
-            warnings.simplefilter("ignore")
-            return parser.PDDLDomainParser(path, expect_action_preds=False, operators_as_actions=False)
+        return parser.PDDLDomainParser(path, expect_action_preds=False, operators_as_actions=False)
     except Exception as error:  # pddlgym raises AssertionError/IndexError/AttributeError on malformed input
         raise PDDLError(f"cannot parse domain {path}: {type(error).__name__}: {error}") from error

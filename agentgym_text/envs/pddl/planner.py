@@ -20,7 +20,9 @@ plans are the same in every process.
 from __future__ import annotations
 
 import logging
+import threading
 from collections import OrderedDict
+from functools import lru_cache
 
 from agentgym_text.envs.pddl.model import GroundProblem, State
 
@@ -29,6 +31,23 @@ __all__ = ["Planner", "NoPlanError"]
 logger = logging.getLogger(__name__)
 
 Plan = tuple[tuple[str, ...], ...]
+
+
+PYPERPLAN_LOGGER = "pyperplan.search.a_star"
+"""pyperplan's searches log every run at INFO through the root logger (``logging.info``); they log to this named
+logger instead, at WARNING unless its level is set otherwise, so the caller's log stays clean."""
+
+
+@lru_cache(maxsize=1)
+def _searches():
+    from pyperplan.search import a_star
+
+    # a_star's only use of its module-level ``logging`` is logging.info/debug: a Logger has the same methods.
+    search_logger = logging.getLogger(PYPERPLAN_LOGGER)
+    if search_logger.level == logging.NOTSET:
+        search_logger.setLevel(logging.WARNING)
+    a_star.logging = search_logger
+    return a_star.greedy_best_first_search, a_star.weighted_astar_search
 
 
 class NoPlanError(RuntimeError):
@@ -81,6 +100,8 @@ class Planner:
         self.problem = problem
         self.cache_size = cache_size
         self._cache: OrderedDict[State, Plan | None] = OrderedDict()
+        # A loaded problem (and its planner) is shared by every env of the process that plays it, threads included.
+        self._cache_lock = threading.Lock()
         atoms = set(problem.init) | set(problem.goal)
         for action in problem.actions:
             atoms |= action.preconditions | action.add_effects | action.del_effects
@@ -99,9 +120,12 @@ class Planner:
     # ---- public ------------------------------------------------------------------------------------
     def plan(self, state: State) -> Plan:
         """A plan (ground action keys) from ``state`` to the goal; cached by state. Raises NoPlanError."""
-        if state in self._cache:
-            self._cache.move_to_end(state)
-            cached = self._cache[state]
+        with self._cache_lock:
+            found = state in self._cache
+            if found:
+                self._cache.move_to_end(state)
+                cached = self._cache[state]
+        if found:
             if cached is None:
                 raise NoPlanError(f"no plan found for {self.problem.problem.name} from this state")
             return cached
@@ -124,10 +148,11 @@ class Planner:
 
     # ---- searching ---------------------------------------------------------------------------------
     def _remember(self, state: State, plan: Plan | None) -> None:
-        self._cache[state] = plan
-        self._cache.move_to_end(state)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+        with self._cache_lock:
+            self._cache[state] = plan
+            self._cache.move_to_end(state)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
 
     def _budget(self, work: int) -> int:
         return max(500, work // max(1, len(self._operators)))
@@ -182,8 +207,9 @@ class Planner:
 
     def _run(self, state: State, goal: list[tuple[str, ...]], mode: str, budget: int) -> Plan | None:
         from pyperplan.heuristics.relaxation import hFFHeuristic
-        from pyperplan.search.a_star import greedy_best_first_search, weighted_astar_search
         from pyperplan.task import Task
+
+        greedy_best_first_search, weighted_astar_search = _searches()
 
         task = Task(
             self.problem.problem.name,
@@ -193,17 +219,10 @@ class Planner:
             self._operators,
         )
         heuristic = _Budgeted(hFFHeuristic(task), budget)
-        # pyperplan logs every search at INFO on the root logger; keep the caller's log clean.
-        root = logging.getLogger()
-        root_level = root.level
-        root.setLevel(max(root_level, logging.WARNING))
-        try:
-            if mode == "weighted":
-                solution = weighted_astar_search(task, heuristic, weight=self.weight)
-            else:
-                solution = greedy_best_first_search(task, heuristic, use_relaxed_plan=mode == "preferred")
-        finally:
-            root.setLevel(root_level)
+        if mode == "weighted":
+            solution = weighted_astar_search(task, heuristic, weight=self.weight)
+        else:
+            solution = greedy_best_first_search(task, heuristic, use_relaxed_plan=mode == "preferred")
         if solution is None:
             return None
         return tuple(self._key_of[op.name] for op in solution)

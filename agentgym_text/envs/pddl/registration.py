@@ -24,7 +24,7 @@ FAMILY = Family(
     ),
     difficulty=DifficultyRule("goal conditions", 6, AGENTBOARD_TABLE_10),
     train_split=TrainSplit(builder="agentgym_text.envs.pddl.tasks:training_instances"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
     text_formats=("agentboard", "clear"),
     requires="pddl",
     outside_data=("problem_file", "domain_file"),

@@ -9,15 +9,17 @@ the valid-action list only when asked.
 from __future__ import annotations
 
 import atexit
+import functools
 import glob
+import importlib
 import importlib.util
 import json
 import logging
 import os
 import shutil
+import threading
 import weakref
-from contextlib import contextmanager
-from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,20 +73,34 @@ def find_java() -> str | None:
     return next((path for path in candidates if os.path.isfile(path) and os.access(path, os.X_OK)), None)
 
 
-@contextmanager
-def _java_on_path(java: str) -> Iterator[None]:
-    """py4j launches plain ``java``: put the one we found first on PATH, with our JVM options, while it starts."""
-    saved = {name: os.environ.get(name) for name in ("PATH", "JAVA_TOOL_OPTIONS")}
-    os.environ["PATH"] = os.path.dirname(java) + (os.pathsep + saved["PATH"] if saved["PATH"] else "")
-    os.environ["JAVA_TOOL_OPTIONS"] = " ".join(filter(None, (saved["JAVA_TOOL_OPTIONS"], JVM_OPTIONS)))
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+_JAVA: ContextVar[str | None] = ContextVar("agentgym_text_scienceworld_java", default=None)
+"""The java executable for the JVM this context is starting (set only around ``ScienceWorldEnv(...)``)."""
+_LAUNCH_LOCK = threading.Lock()
+
+
+def _launch_with_our_java() -> None:
+    """Make scienceworld start its JVMs with the java we found and ``JVM_OPTIONS`` (once per process).
+
+    ``ScienceWorldEnv`` calls py4j's ``launch_gateway`` with plain ``java`` and no JVM options, and takes no
+    argument for either. Its module's ``launch_gateway`` is wrapped: a start made by ``ScienceWorldEnv.start``
+    (``_JAVA`` set, per thread and context) passes our java and options as arguments; any other start is unchanged.
+    """
+    module = importlib.import_module("scienceworld.scienceworld")
+    with _LAUNCH_LOCK:
+        original = module.launch_gateway
+        if getattr(original, "agentgym_text_wrapped", False):
+            return
+
+        @functools.wraps(original)
+        def launch_gateway(*args: Any, **kwargs: Any) -> Any:
+            java = _JAVA.get()
+            if java is not None:
+                kwargs["java_path"] = java
+                kwargs["javaopts"] = [*kwargs.get("javaopts", ()), *JVM_OPTIONS.split()]
+            return original(*args, **kwargs)
+
+        launch_gateway.agentgym_text_wrapped = True  # type: ignore[attr-defined]
+        module.launch_gateway = launch_gateway
 
 
 MISSING_PACKAGE_MESSAGE = (
@@ -205,11 +221,20 @@ class ScienceWorldEngine:
         if java is None:
             raise JavaUnavailableError("No `java` executable found. " + JAVA_INSTALL_HINT)
         from scienceworld import ScienceWorldEnv
+
+        _launch_with_our_java()
+        token = _JAVA.set(java)
         try:
-            with _java_on_path(java):
-                self._sim = ScienceWorldEnv("", envStepLimit=_NO_STEP_LIMIT)
+            self._sim = ScienceWorldEnv("", envStepLimit=_NO_STEP_LIMIT)
         except Exception as error:  # py4j raises plain Exceptions when the JVM dies at start
             raise JavaUnavailableError(f"The ScienceWorld JVM did not start ({error}). " + JAVA_INSTALL_HINT) from error
+        finally:
+            _JAVA.reset(token)
+        command = list(self._sim._gateway.java_process.args)
+        if command[0] != java or not set(JVM_OPTIONS.split()) <= set(command):
+            self._sim.close()
+            self._sim = None
+            raise RuntimeError(f"scienceworld started its JVM without our java and options: {command}")
         self.episodes = 0
         _LIVE.add(self)
 

@@ -25,7 +25,7 @@ FAMILY = Family(
     difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),
     train_split=TrainSplit(unavailable="training variations (task_name=, variation=) need ScienceWorld's own "
                                        "train split listed from the JVM; not wired yet"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
     text_formats=("agentboard", "clear"),
     requires="scienceworld",
     heavy=True,

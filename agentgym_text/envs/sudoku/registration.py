@@ -21,6 +21,6 @@ FAMILY = Family(
     # hard at 31 clues or fewer (81 - 31 = 50 empty cells)
     difficulty=DifficultyRule("empty cells", 49),
     train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
 )
 declare(FAMILY)

@@ -40,7 +40,7 @@ FAMILY = Family(
     difficulty=DifficultyRule("subgoals", 3),
     train_split=TrainSplit(unavailable="not wired yet: textworld can generate games from any seed, but no "
                                        "training range apart from the shipped seeds is declared"),
-    thread_safe=False,
+    thread_safe=False,  # textworld parses game logic with one module-level parser (tests/test_thread_safety.py)
     requires="textworld",
     heavy=True,
     expert_sample=2,

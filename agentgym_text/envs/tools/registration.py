@@ -36,7 +36,7 @@ FAMILY = Family(
     ),
     difficulty=DifficultyRule("golden tool calls", 4, AGENTBOARD_TABLE_10),
     train_split=TrainSplit(unavailable="its tasks are authored (no generator)"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
     text_formats=("agentboard", "clear"),
 )
 declare(FAMILY)

@@ -26,7 +26,7 @@ FAMILY = Family(
     ),
     difficulty=DifficultyRule("gold steps", 4, AGENTBOARD_TABLE_10),
     train_split=TrainSplit(unavailable="the 245 tasks are the test set; no training templates are declared"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
     requires="webarena",
     programs=("chromium",),
     depends_on=("webshop",),  # the shop sells the WebShop catalogue

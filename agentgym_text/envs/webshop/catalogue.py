@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections import OrderedDict
 from pathlib import Path
 
@@ -100,6 +101,8 @@ class Catalogue:
         self._products: OrderedDict[int, Product] = OrderedDict()
         self._cache_size = cache_size
         self._searches: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+        # Envs in threads share a catalogue: a lookup and another thread's eviction must not interleave.
+        self._cache_lock = threading.Lock()
 
     def __len__(self) -> int:
         return self.num_products
@@ -107,13 +110,16 @@ class Catalogue:
     def search(self, query: str, limit: int = SEARCH_RETURN_N) -> list[str]:
         """ASINs of the best ``limit`` products for ``query`` by BM25 (empty when the query has no words)."""
         key = f"{limit}\0{' '.join(search.tokens(query))}"
-        if key in self._searches:
-            self._searches.move_to_end(key)
-            return list(self._searches[key])
+        with self._cache_lock:
+            hits = self._searches.get(key)
+            if hits is not None:
+                self._searches.move_to_end(key)
+                return list(hits)
         hits = tuple(asin_of(index, self.seed) for index in self.index.top(query, limit))
-        self._searches[key] = hits
-        if len(self._searches) > 256:
-            self._searches.popitem(last=False)
+        with self._cache_lock:
+            self._searches[key] = hits
+            if len(self._searches) > 256:
+                self._searches.popitem(last=False)
         return list(hits)
 
     def match(self, expression: str, limit: int = SEARCH_RETURN_N) -> list[str]:
@@ -138,14 +144,16 @@ class Catalogue:
     def product_at(self, index: int) -> Product:
         if not 0 <= index < self.num_products:
             raise IndexError(f"product index {index} out of range 0..{self.num_products - 1}")
-        product = self._products.get(index)
-        if product is None:
-            product = generate_product(index, self.seed)
+        with self._cache_lock:
+            product = self._products.get(index)
+            if product is not None:
+                self._products.move_to_end(index)
+                return product
+        product = generate_product(index, self.seed)
+        with self._cache_lock:
             self._products[index] = product
             if len(self._products) > self._cache_size:
                 self._products.popitem(last=False)
-        else:
-            self._products.move_to_end(index)
         return product
 
     def close(self) -> None:
@@ -153,6 +161,7 @@ class Catalogue:
 
 
 _OPEN: dict[tuple[int, int, str], Catalogue] = {}
+_OPEN_LOCK = threading.Lock()
 
 
 def open_catalogue(num_products: int = DEFAULT_NUM_PRODUCTS, seed: int = 0, *, quiet: bool = False) -> Catalogue:
@@ -169,6 +178,7 @@ def open_catalogue(num_products: int = DEFAULT_NUM_PRODUCTS, seed: int = 0, *, q
         lambda staging: _build(staging, num_products, seed, quiet), verify="size", quiet=quiet,
     )
     handle = (num_products, seed, str(folder))
-    if handle not in _OPEN:
-        _OPEN[handle] = Catalogue(folder / _FILE, num_products, seed)
-    return _OPEN[handle]
+    with _OPEN_LOCK:
+        if handle not in _OPEN:
+            _OPEN[handle] = Catalogue(folder / _FILE, num_products, seed)
+        return _OPEN[handle]

@@ -25,6 +25,6 @@ FAMILY = Family(
     # AgentBoard's Table 10 cutoff for WebShop (1) counts its own annotations; ours counts what the goal names
     difficulty=DifficultyRule("attributes and options the goal names", 3),
     train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
-    thread_safe=False,
+    thread_safe=True,  # tests/test_thread_safety.py
 )
 declare(FAMILY)
