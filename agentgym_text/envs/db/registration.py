@@ -29,6 +29,5 @@ FAMILY = Family(
     thread_safe=True,  # tests/test_thread_safety.py
     outside_data=("db_url",),
     whole_replies=True,
-    thread_safe=True,
 )
 declare(FAMILY)

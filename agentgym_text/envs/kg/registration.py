@@ -27,6 +27,5 @@ FAMILY = Family(
                                        "not wired yet"),
     thread_safe=True,  # tests/test_thread_safety.py
     whole_replies=True,
-    thread_safe=True,
 )
 declare(FAMILY)

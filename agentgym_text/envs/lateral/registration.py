@@ -18,7 +18,6 @@ def _lateral_id(env_id: str, note: str) -> EnvId:
         "(+20 dev); deterministic fact-matching host or an LLM host (host_model=).",
         subskill_weights=_WEIGHTS,
         max_steps=25,
-        thread_safe=True,
     )
 
 
