@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= all,dev
 
-.PHONY: install system demo test test-slow test-rl bench clean
+.PHONY: install system demo test test-slow test-rl lint bench clean
 
 install: system $(STAMP)
 
@@ -35,6 +35,10 @@ test-slow: install
 test-rl: install
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m pip install -q -e ".[trl,openenv]"
 	AGENTGYM_TEXT_RL_TESTS=1 TRL_EXPERIMENTAL_SILENCE=1 $(BIN)/python -m pytest -q tests/test_integrations_trl.py
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 bench: install
 	$(BIN)/python benchmarks/throughput.py
