@@ -1,7 +1,7 @@
 """Task sets: AgentBoard's 28 levels x 4 seeds, or one procedural task per level drawn from the reset seed.
 
 AgentBoard's 112 tasks ship in ``tasks.json`` with each task's goal (the mission), subgoal count and difficulty,
-computed once by building every level instance (``python -m agentgym_text.envs.babyai.tasks`` rewrites it;
+computed once by building every level instance (``python -m agentgym_text.envs.babyai.build_tasks`` rewrites it;
 a test checks that reset reports the same), so task selection by difficulty works before any reset.
 """
 
@@ -97,11 +97,6 @@ def write_task_file(path: Path = TASK_FILE) -> list[dict]:
     path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     _shipped.cache_clear()
     return entries
-
-
-if __name__ == "__main__":
-    for entry in write_task_file():
-        print(f"{entry['task_id']:36s} {entry['subgoals']:2d} {entry['difficulty']:4s} {entry['goal']}")
 
 
 def training_instances(size: int) -> list[TrainInstance]:

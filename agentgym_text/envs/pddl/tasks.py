@@ -1,7 +1,7 @@
 """The shipped task set: 60 generated problems (Blocksworld 10, Gripper 20, Barman 20, Tyreworld 10, as in
 AgentBoard), kept as PDDL files with a manifest that records each problem's size and expert plan length.
 
-``python -m agentgym_text.envs.pddl.tasks`` regenerates the files and the manifest (deterministically).
+``python -m agentgym_text.envs.pddl.build_tasks`` regenerates the files and the manifest (deterministically).
 """
 
 from __future__ import annotations
@@ -140,11 +140,6 @@ def write_training_problems(directory: Path, count: int, first_seed: int) -> lis
                         encoding="utf-8")
         written.append((domain, path))
     return written
-
-
-if __name__ == "__main__":
-    for entry in write_shipped():
-        print(f"{entry['task_id']:28s} goal={entry['goal_literals']:2d} plan={entry['plan_length']:3d} {entry['difficulty']}")
 
 
 def training_instances(size: int) -> list[TrainInstance]:

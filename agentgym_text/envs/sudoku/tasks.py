@@ -1,4 +1,4 @@
-"""The shipped Sudoku task set (puzzles.json, written by ``python -m agentgym_text.envs.sudoku.tasks``)."""
+"""The shipped Sudoku task set (puzzles.json, written by ``python -m agentgym_text.envs.sudoku.build_tasks``)."""
 
 from __future__ import annotations
 
@@ -88,5 +88,3 @@ def puzzle_of(params: dict) -> tuple[str, str]:
     return generate_puzzle(int(params["seed"]), int(params["target_clues"]))
 
 
-if __name__ == "__main__":
-    write_puzzles()

@@ -11,7 +11,7 @@ url_match / program_html) plus three keys of ours:
   only on the answer string still have progress subgoals (see progress.py).
 
 ``generate_configs()`` rebuilds the configs from the seeded databases (answers computed by SQL, never typed);
-``python -m agentgym_text.envs.webarena.tasks`` rewrites tasks.json, and a test checks that the shipped file
+``python -m agentgym_text.envs.webarena.build_tasks`` rewrites tasks.json, and a test checks that the shipped file
 matches a fresh generation.
 """
 
@@ -62,7 +62,3 @@ def load_tasks(path: Path = TASKS_FILE) -> TaskSet:
 
 TASKS = load_tasks()
 
-if __name__ == "__main__":
-    configs = generate_configs()
-    TASKS_FILE.write_text(json.dumps(configs, indent=1, ensure_ascii=False) + "\n")
-    print(f"wrote {len(configs)} tasks to {TASKS_FILE}")

@@ -1,6 +1,6 @@
 """Derive each game's goal and subgoals from its walkthrough; writes ``goals.json`` (reviewable, shipped).
 
-Run ``python -m agentgym_text.envs.jericho.derive --game-dir <folder of the 20 games>``.
+Run ``python -m agentgym_text.envs.jericho.build_tasks --game-dir <folder of the 20 games>``.
 
 For each game the walkthrough is replayed under several emulator seeds. The task's target is the walkthrough
 prefix that (a) plays identically (score, room, inventory after every command) under every one of those seeds,
