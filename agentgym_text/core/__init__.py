@@ -1,5 +1,6 @@
 """The env contract: base class, text space, info schema, progress scorers, task sets and registry."""
 
+from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import (
     FORMAT_ERRORS,
     HELP_ACTION,
@@ -16,6 +17,7 @@ from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.core.text_space import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, UTF8Text
 
 __all__ = [
+    "ActionError",
     "DEFAULT_MAX_STEPS",
     "EnvEntry",
     "FORMAT_ERRORS",

@@ -2,8 +2,8 @@
 
 It owns everything the env contract fixes — input hygiene, the help action, step counting, the info schema,
 progress bookkeeping (best-so-far ``progress_rate``, current ``progress_now``, reward = progress increase),
-validity and finish reasons — so a family implements only its engine: ``_start``, ``_act``, ``_progress``,
-``_admissible_actions`` and ``_expert_action``.
+validity and finish reasons, and the ``ActionError`` a family raises for an action it cannot carry out — so a family
+implements only its engine: ``_start``, ``_act``, ``_progress``, ``_admissible_actions`` and ``_expert_action``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from agentgym_text.core.actions import unwrap_action
+from agentgym_text.core.actions import ActionError, unwrap_action
 from agentgym_text.core.info import HELP_ACTION, TOOL_HELP_ACTION, FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
@@ -155,7 +155,8 @@ class TextEnv(gym.Env[str, str]):
         raise NotImplementedError
 
     def _act(self, action: str) -> Outcome:
-        """Apply one action (stripped, never empty, never a help command)."""
+        """Apply one action (stripped, never empty, never a help command); raise ``ActionError`` for one the
+        task cannot carry out (it becomes an invalid outcome, state unchanged)."""
         raise NotImplementedError
 
     def _progress(self) -> Progress:
@@ -272,6 +273,8 @@ class TextEnv(gym.Env[str, str]):
             return self._reply(Outcome(observation=self._help_text()))
         try:
             outcome = self._act(text)
+        except ActionError as error:
+            outcome = Outcome.invalid(error.message, error.reason)
         except Exception as error:  # an engine failure must not end a long evaluation run
             logger.exception("engine error on action %r", text[:200])
             outcome = Outcome.invalid(f"The engine failed on this action ({type(error).__name__}).", ENGINE_ERROR)

@@ -140,12 +140,13 @@ def tool_call_from_action(action: str, call_id: str, *, function_tools: bool) ->
     """The OpenAI ``tool_calls`` entry that plays ``action`` (``function_tools``: a tool env's call syntax)."""
     name, arguments = ACT_TOOL, {"command": action}
     if function_tools:
-        from agentgym_text.envs.tools.actions import CallParseError, parse_call
+        from agentgym_text.core.actions import ActionError
+        from agentgym_text.envs.tools.actions import parse_call
 
         try:
             call = parse_call(action)
             name, arguments = call.name, call.args
-        except CallParseError:
+        except ActionError:
             name, arguments = (HELP_TOOL, {}) if action.strip() == HELP_TOOL else (ACT_TOOL, {"command": action})
     return {"id": call_id, "type": "function",
             "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}}

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.envs.babyai.actions import ParseError, parse_command
+from agentgym_text.envs.babyai.actions import parse_command
 from agentgym_text.envs.babyai.agentboard_mode import AgentBoardMode
 from agentgym_text.envs.babyai.expert import expert_action
 from agentgym_text.envs.babyai.instructions import build_subgoals
@@ -128,11 +127,7 @@ class BabyAIEnv(TextEnv):
         assert world is not None
         if self._agentboard is not None:
             return self._agentboard.act(world, action)
-        try:
-            command = parse_command(action)
-        except ParseError as error:
-            reason = InvalidReason.UNKNOWN_ACTION if error.unknown_verb else InvalidReason.UNPARSABLE
-            return Outcome.invalid(str(error), reason)
+        command = parse_command(action)  # an ActionError is the step's invalid outcome
         event = world.execute(command)
         if isinstance(event, Refusal):
             return Outcome.invalid(f"{event.message}\n{describe_view(world.view())}", event.reason)

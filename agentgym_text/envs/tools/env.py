@@ -47,13 +47,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import TOOL_HELP_ACTION, InvalidReason
 from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.envs.tools.backend import FINISH_SPEC, Toolkit, ToolError
+from agentgym_text.envs.tools.backend import FINISH_SPEC, Toolkit
 from agentgym_text.envs.tools import agentboard_text as words
-from agentgym_text.envs.tools.actions import Call, CallParseError, is_bare_name, parse_call
+from agentgym_text.envs.tools.actions import Call, is_bare_name, parse_call
 from agentgym_text.envs.tools.agentboard_mode import AgentBoardStep, StepResult
 from agentgym_text.envs.tools.expert import next_call
 from agentgym_text.envs.tools.task_builder import toolkit_class
@@ -74,11 +75,6 @@ _AB_REASONS = {
 }
 
 _TODO_WRITES = ("update_project", "complete_task", "update_task", "delete_task")
-_REASONS = {
-    "unknown_object": InvalidReason.UNKNOWN_OBJECT,
-    "precondition_failed": InvalidReason.PRECONDITION,
-    "bad_argument": InvalidReason.BAD_ARGUMENT,
-}
 
 
 @dataclass
@@ -192,14 +188,14 @@ class ToolEnv(TextEnv):
             return self._act_agentboard(action)
         try:
             call = parse_call(action)
-        except CallParseError as error:
+        except ActionError:
             word = action.strip()
             if is_bare_name(word) and self._spec(word) is not None:
                 return Outcome.invalid(
                     f"Format error: '{word}' needs its input, e.g. '{word} with Action Input: {{}}'.",
                     InvalidReason.UNPARSABLE,
                 )
-            return Outcome.invalid(str(error), InvalidReason.UNPARSABLE)
+            raise
         if call.name == TOOL_HELP_ACTION and not call.args:  # the call form AgentBoard's prompts teach
             return Outcome(observation=self._help_text())
         spec = self._spec(call.name)
@@ -218,8 +214,8 @@ class ToolEnv(TextEnv):
             return self._finish(args["answer"])
         try:
             output = self._toolkit.call(call.name, args)
-        except ToolError as error:
-            return Outcome.invalid(f"ERROR | {error}", _REASONS.get(error.reason, InvalidReason.UNKNOWN_OBJECT))
+        except ActionError as error:  # the backend's refusal, in this format's words
+            return Outcome.invalid(f"ERROR | {error}", error.reason)
         self._ledger.obtained[subgoal_key(call.name, output)] += 1
         if (
             self._expert_index < len(self._golden)
@@ -263,7 +259,7 @@ class ToolEnv(TextEnv):
             writes = _TODO_WRITES if self._params["tool"] == "todo" else ()
             if output is None and self._params["tool"] != "sheet" and name not in writes:
                 output = self._toolkit.call(name, args)
-        except (ArgumentError, ToolError, TypeError, ValueError):
+        except (ArgumentError, ActionError, TypeError, ValueError):
             return
         if output is not None and self._params["tool"] != "sheet":
             self._ledger.obtained[subgoal_key(name, output)] += 1
