@@ -1,4 +1,5 @@
-"""What the base class owns for every family: an ``ActionError`` from ``_act`` is the step's invalid outcome."""
+"""What the base class owns for every family: an ``ActionError`` from ``_act`` is the step's invalid outcome, and
+``text_format=`` / ``agentboard_fixes=`` are checked once, with errors that name what is accepted."""
 
 import pickle
 
@@ -39,6 +40,10 @@ class _Counter(TextEnv):
         return "add"
 
 
+class _TwoTexts(_Counter):
+    text_formats = ("agentboard", "clear")
+
+
 def test_an_action_error_in_act_is_an_invalid_step_with_its_reason_and_message():
     env = _Counter()
     env.reset(seed=0)
@@ -57,3 +62,22 @@ def test_an_action_error_keeps_its_reason_through_pickling():
     error = pickle.loads(pickle.dumps(ActionError("no such id", InvalidReason.UNKNOWN_OBJECT)))
     assert (str(error), error.reason) == ("no such id", InvalidReason.UNKNOWN_OBJECT)
 
+
+def test_an_unknown_text_format_names_the_accepted_ones():
+    with pytest.raises(ValueError, match="text_format must be one of 'agentboard', 'clear', not 'prose'"):
+        _TwoTexts(text_format="prose")
+
+
+def test_the_first_text_format_is_the_default_and_one_text_families_refuse_the_option():
+    assert (_TwoTexts().text_format, _TwoTexts(text_format="clear").text_format) == ("agentboard", "clear")
+    assert _Counter().text_format is None
+    with pytest.raises(ValueError, match="_Counter speaks one text: text_format is not an option"):
+        _Counter(text_format="clear")
+
+
+def test_agentboard_fixes_is_an_option_of_the_agentboard_format_only():
+    assert _TwoTexts(agentboard_fixes=False).agentboard_fixes is False
+    with pytest.raises(ValueError, match="agentboard_fixes is an option of the 'agentboard' text format"):
+        _TwoTexts(text_format="clear", agentboard_fixes=False)
+    with pytest.raises(ValueError, match="agentboard_fixes"):
+        _Counter(agentboard_fixes=False)

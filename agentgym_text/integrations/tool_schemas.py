@@ -131,7 +131,7 @@ def action_from_tool_call(name: str, arguments: Any) -> str:
         return HELP_TOOL
     if args is None:  # let the env's own parser say what is wrong with the arguments
         return f"{name} with Action Input: {raw}"
-    from agentgym_text.envs.tools.agentboard_text import python_call
+    from agentgym_text.envs.tools.agentboard_text.words import python_call
 
     return python_call(name, args)  # True/False/None as Python writes them: both text formats read that
 
