@@ -17,7 +17,7 @@ pytest.importorskip("minigrid")
 from minigrid.core.world_object import Ball, Door, Lava, Wall  # noqa: E402
 from minigrid.envs import EmptyEnv  # noqa: E402
 
-from agentgym_text.envs.babyai.agentboard_text import agentboard_view  # noqa: E402
+from agentgym_text.envs.babyai.agentboard_text.view import agentboard_view  # noqa: E402
 from agentgym_text.envs.babyai.env import BabyAIEnv  # noqa: E402
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "babyai_agentboard.json"

@@ -5,10 +5,11 @@ import json
 import numpy as np
 import pytest
 
+from agentgym_text.core import ActionError
 from agentgym_text.envs.cardgame.actions import read_object
 from agentgym_text.envs.cardgame.env import CardGameEnv
 from agentgym_text.envs.cardgame.game import (
-    MAX_HP, Fish, Game, Move, RuleError, apply_guess, apply_move, new_game, winner,
+    MAX_HP, Fish, Game, Move, apply_guess, apply_move, new_game, winner,
 )
 from agentgym_text.envs.cardgame.match import Match
 from agentgym_text.envs.cardgame.opponent import Opponent
@@ -51,10 +52,10 @@ def test_infight_hurts_a_teammate_by_75_and_adds_140_attack(actor):
 
 def test_infight_on_itself_or_a_dead_teammate_breaks_a_rule():
     game = game_of(AGENT, ["spray", "flame", "spray", "flame"])
-    with pytest.raises(RuleError, match="itself"):
+    with pytest.raises(ActionError, match="itself"):
         apply_move(game, 0, Move(1, "active", 1))
     game.teams[0][0].hp = 0
-    with pytest.raises(RuleError, match="live teammate"):
+    with pytest.raises(ActionError, match="live teammate"):
         apply_move(game, 0, Move(1, "active", 0))
 
 
@@ -62,9 +63,9 @@ def test_dead_fish_cannot_act_and_dead_enemy_cannot_be_attacked():
     game = game_of(AGENT, ["spray", "flame", "spray", "flame"])
     game.teams[0][0].hp = 0
     game.teams[1][2].hp = 0
-    with pytest.raises(RuleError, match="dead fish cannot act"):
+    with pytest.raises(ActionError, match="dead fish cannot act"):
         apply_move(game, 0, Move(0, "normal", 1))
-    with pytest.raises(RuleError, match="live enemy"):
+    with pytest.raises(ActionError, match="live enemy"):
         apply_move(game, 0, Move(1, "normal", 2))
 
 
@@ -130,12 +131,12 @@ def test_wrong_guess_changes_nothing_and_guesses_need_a_live_hidden_fish():
     assert apply_guess(game, 0, 2, "eel") is False
     assert all(f.hp == MAX_HP and not f.revealed for f in game.teams[1])
     apply_guess(game, 0, 0, "eel")
-    with pytest.raises(RuleError, match="already revealed"):
+    with pytest.raises(ActionError, match="already revealed"):
         apply_guess(game, 0, 0, "eel")
     game.teams[1][1].hp = 0
-    with pytest.raises(RuleError, match="live fish"):
+    with pytest.raises(ActionError, match="live fish"):
         apply_guess(game, 0, 1, "spray")
-    with pytest.raises(RuleError):
+    with pytest.raises(ActionError):
         apply_guess(game, 0, 2, "shark")
 
 
@@ -154,11 +155,11 @@ def test_winner_by_elimination_and_at_the_round_limit():
 def test_match_runs_guess_then_action_then_the_opponent_turn():
     match = Match(AGENT, ["eel", "spray", "flame", "sunfish"], seed=3)
     assert match.phase == "guess"
-    with pytest.raises(RuleError, match="guess phase"):
+    with pytest.raises(ActionError, match="guess phase"):
         match.act(Move(0, "normal", 0))
     match.guess(0, "eel")
     assert match.phase == "action"
-    with pytest.raises(RuleError, match="action phase"):
+    with pytest.raises(ActionError, match="action phase"):
         match.guess(1, "spray")
     match.act(Move(0, "normal", 1))
     assert match.phase in ("guess", "action") and match.game.round == 2

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import agentgym_text  # noqa: F401  (registers the ids)
-from agentgym_text.envs.os.actions import ActionError, parse_action
+from agentgym_text.core import ActionError
+from agentgym_text.envs.os.actions import parse_action
 from agentgym_text.envs.os.expert import bash_action
 from agentgym_text.envs.os.sandbox import Sandbox, sandbox_problem
 from agentgym_text.envs.os.tasks import MAX_STEPS, TASK_COUNT, TEMPLATES, instance, make_tasks

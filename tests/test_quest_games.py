@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from agentgym_text.envs.mastermind.env import MastermindEnv
-from agentgym_text.envs.mastermind.actions import GuessError, parse_guess
+from agentgym_text.core import ActionError
+from agentgym_text.envs.mastermind.actions import parse_guess
 from agentgym_text.envs.mastermind.game import CodeRules, feedback
 from agentgym_text.envs.mastermind.expert import consistent_guess
 from agentgym_text.envs.sudoku.env import SudokuEnv
@@ -43,7 +44,7 @@ def test_mastermind_guess_forms_are_accepted(text):
 @pytest.mark.parametrize("text,reason", [("123", "bad_argument"), ("1123", "bad_argument"),
                                          ("abcd", "bad_argument"), ("go north please", "unparsable")])
 def test_mastermind_bad_guesses_say_why(text, reason):
-    with pytest.raises(GuessError) as caught:
+    with pytest.raises(ActionError) as caught:
         parse_guess(text, CodeRules())
     assert caught.value.reason == reason
 

@@ -9,7 +9,7 @@ import gymnasium as gym
 import pytest
 
 import agentgym_text
-from agentgym_text.core.registry import CATEGORIES
+from agentgym_text.core.registry import CATEGORIES, families
 from agentgym_text.envs import REGISTRATION_ERRORS
 from tests.conftest import ALL_ENV_IDS
 
@@ -27,6 +27,14 @@ def test_import_is_light_no_engine_is_imported():
     modules = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = [name for name in ENGINE_MODULES if f"'{name}'" in modules]
     assert loaded == []
+
+
+@pytest.mark.parametrize("family", families(), ids=lambda family: family.name)
+def test_declared_text_formats_are_the_env_classes(family):
+    for spec in family.ids:
+        module, name = spec.entry_point.split(":")
+        env_class = getattr(pytest.importorskip(module), name)
+        assert env_class.text_formats == family.text_formats, spec.env_id
 
 
 @pytest.mark.parametrize("env_id", ALL_ENV_IDS)

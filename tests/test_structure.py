@@ -9,12 +9,17 @@ from pathlib import Path
 import pytest
 
 import agentgym_text
+from agentgym_text.core.registry import families
 
 PACKAGE = Path(agentgym_text.__file__).parent
 FAMILIES = sorted(p for p in (PACKAGE / "envs").iterdir() if (p / "registration.py").is_file())
 ROLE_FILES = ("env.py", "registration.py", "tasks.py", "expert.py", "prompt.json")
 OTHER_NAMES_FOR_ROLES = {"commands.py", "parsing.py", "calls.py", "solver.py", "gold.py", "golden.py",
                          "rendering.py", "text.py", "text_render.py"}
+OWN_TEXT = "clear"
+"""The text format in a family's own words: its ordinary role files (env, actions, render) speak it."""
+DECLARED_TEXTS = {family.name: family.text_formats for family in families()}
+OTHER_TEXTS = sorted({name for formats in DECLARED_TEXTS.values() for name in formats} - {OWN_TEXT})
 
 
 def _imports(path: Path) -> set[str]:
@@ -65,6 +70,18 @@ def test_families_import_only_core_and_themselves():
 def test_every_family_has_the_role_files_under_one_name(family):
     assert [name for name in ROLE_FILES if not (family / name).is_file()] == []
     assert sorted(p.name for p in family.glob("*.py") if p.name in OTHER_NAMES_FOR_ROLES) == []
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda p: p.name)
+def test_each_other_text_format_lives_under_one_name(family):
+    """A format other than the family's own words lives in ``<format>_text.py``, or in the package
+    ``<format>_text/`` when it needs several modules, exactly when the family declares it; no other module is
+    named after it (AgentBoard's text was ``agentboard_mode.py``, ``agentboard_api.py``, ... beside it)."""
+    for text_format in OTHER_TEXTS:
+        role = f"{text_format}_text"
+        present = (family / f"{role}.py").is_file() or (family / role / "__init__.py").is_file()
+        assert present == (text_format in DECLARED_TEXTS[family.name]), f"{family.name}: {role}"
+        assert sorted(p.name for p in family.glob(f"{text_format}_*") if p.stem != role) == []
 
 
 def test_a_missing_engine_names_the_extra_to_install():

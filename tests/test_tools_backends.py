@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from agentgym_text.core import ActionError
 from agentgym_text.envs.tools.academia.toolkit import AcademiaToolkit
-from agentgym_text.envs.tools.backend import ToolError
 from agentgym_text.envs.tools.movie.toolkit import MovieToolkit
 from agentgym_text.envs.tools.sheet.spreadsheet import SheetError, apply_formula
 from agentgym_text.envs.tools.sheet.toolkit import SheetToolkit
@@ -37,7 +37,7 @@ def test_sheet_formula_range_and_list(sheet):
                                           "result_position": "C5"})
     assert sheet.sheet.get(5, 3) == "19"
     assert sheet.call("get_value_by_formula", {"operator": "PRODUCT", "position_list": ["B2", "C2"]}) == "25"
-    with pytest.raises(ToolError):
+    with pytest.raises(ActionError):
         sheet.call("get_value_by_formula", {"operator": "SUM", "start_position": "B2"})
 
 
@@ -51,14 +51,14 @@ def test_sheet_sort_insert_delete(sheet):
     sheet.call("delete_batch_data", {"dimension": "col", "index_list": [1]})
     sheet.call("delete_batch_data", {"dimension": "row", "index_list": [2, 3]})
     assert sheet.state() == [["Product", "Price", "Qty"], ["Cup", "4", "7"], ["Pen", "2.5", "10"]]
-    with pytest.raises(ToolError):
+    with pytest.raises(ActionError):
         sheet.call("delete_batch_data", {"dimension": "row", "index_list": [9]})
 
 
 def test_sheet_update_range_merge_notes_filter(sheet):
     sheet.call("update_range", {"start_position": "A5", "end_position": "B5", "values_list": [["Total", 36.50]]})
     assert sheet.state()[4] == ["Total", "36.5", ""]
-    with pytest.raises(ToolError):
+    with pytest.raises(ActionError):
         sheet.call("update_range", {"start_position": "A5", "end_position": "C5", "values_list": [["x"]]})
     sheet.call("merge_cells", {"start_position": "A1", "end_position": "B1"})
     assert sheet.state()[0][:2] == ["Product", ""] and sheet.sheet.merges == ["A1:B1"]
@@ -67,7 +67,7 @@ def test_sheet_update_range_merge_notes_filter(sheet):
     assert sheet.call("filter_cells", {"query": "lamp"}) == ["A3"]
     assert sheet.call("filter_cells", {"query": 2, "in_column": 3}) == ["C3"]
     assert sheet.call("get_A1_annotation", {"row": 3, "col": 28}) == "AB3"
-    with pytest.raises(ToolError):
+    with pytest.raises(ActionError):
         sheet.call("get_cell_value", {"position": "3B"})
 
 
@@ -78,11 +78,11 @@ def test_todo_get_tasks_lists_open_tasks_only():
         todo.call("complete_task", {"task_id": before[0]})
         after = [task["id"] for task in todo.call("get_tasks", {"project_id": "2301"})]
         assert after == before[1:]
-        with pytest.raises(ToolError) as error:
+        with pytest.raises(ActionError) as error:
             todo.call("complete_task", {"task_id": before[0]})
         assert error.value.reason == "precondition_failed"
         assert todo.call("get_task_duration", {"task_id": "7102"})["duration"] == "3(hour)"
-        with pytest.raises(ToolError):
+        with pytest.raises(ActionError):
             todo.call("update_task", {"task_id": "7102", "due_date": "June 9"})
     finally:
         todo.close()
@@ -91,7 +91,7 @@ def test_todo_get_tasks_lists_open_tasks_only():
 def test_todo_sql_looking_ids_are_just_unknown_ids():
     todo = TodoToolkit({})
     try:
-        with pytest.raises(ToolError):
+        with pytest.raises(ActionError):
             todo.call("delete_task", {"task_id": "7101' OR '1'='1"})
         assert len(todo.state()["tasks"]) == 15
     finally:
@@ -104,7 +104,7 @@ def test_movie_search_and_credits_agree():
     cast = movie.call("get_movie_cast", {"movie_id": film["id"]})
     credits = movie.call("get_person_cast", {"person_id": cast[0]["id"]})
     assert any(credit["id"] == film["id"] and credit["character"] == cast[0]["character"] for credit in credits)
-    with pytest.raises(ToolError):
+    with pytest.raises(ActionError):
         movie.call("get_movie_details", {"movie_id": 1})
 
 
@@ -128,6 +128,6 @@ def test_weather_forecast_window():
     out = weather.call("get_temp_forecast", {**point, "start_date": "2024-03-11", "end_date": "2024-03-26"})
     assert len(out["daily"]["time"]) == 16
     for start, end in (("2024-03-10", "2024-03-12"), ("2024-03-11", "2024-03-27"), ("2024-03-12", "2024-03-11")):
-        with pytest.raises(ToolError) as error:
+        with pytest.raises(ActionError) as error:
             weather.call("get_rain_forecast", {**point, "start_date": start, "end_date": end})
         assert error.value.reason == "precondition_failed"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentgym_text.envs.tools.actions import CallParseError, parse_call
+from agentgym_text.core import ActionError
+from agentgym_text.envs.tools.actions import parse_call
 from agentgym_text.envs.tools.grading import AnswerRule, grade_answer, normalise_text, read_number
 from agentgym_text.envs.tools.schema import ArgumentError, FunctionSpec, Param, check_arguments
 from agentgym_text.envs.tools.sheet.cells import format_value, parse_position
@@ -110,7 +111,7 @@ def test_parse_call_forms():
     "finish with Action Input: " + "[" * 200 + "]" * 200,
 ])
 def test_parse_call_rejects_non_data(text):
-    with pytest.raises(CallParseError):
+    with pytest.raises(ActionError):
         parse_call(text)
 
 

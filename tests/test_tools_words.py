@@ -2,7 +2,7 @@
 
 ``tests/reference/tools_agentboard.json`` was written by ``tests/reference/record_tools.py``, which runs
 AgentBoard's unmodified tool envs and toolkits (its harness glue and its agent's output parser included) on our
-100 shipped tool tasks, with their web APIs answered from our offline data (``agentboard_api``) and gspread
+100 shipped tool tasks, with their web APIs answered from our offline data (``agentboard_text.api``) and gspread
 replaced by a stand-in over our spreadsheet, taking seeded random calls, malformed ones and calls aimed at each FIX.
 
 Measure the identical shares: ``python -m pytest -q -s tests/test_tools_words.py -k share``.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from agentgym_text.envs.tools import agentboard_text as words
+from agentgym_text.envs.tools.agentboard_text import words
 from agentgym_text.envs.tools.env import ToolEnv
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "tools_agentboard.json"

@@ -27,7 +27,8 @@ try:
 except ImportError as error:  # MissingDependency
     pytest.skip(str(error), allow_module_level=True)
 
-from agentgym_text.envs.webarena.actions import ActionError, parse_action  # noqa: E402
+from agentgym_text.core import ActionError  # noqa: E402
+from agentgym_text.envs.webarena.actions import parse_action  # noqa: E402
 from agentgym_text.envs.webarena.env import WebArenaEnv  # noqa: E402
 
 # ---- a tiny shop in the shape of a WebArena site -------------------------------------------------------------

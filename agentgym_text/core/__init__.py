@@ -1,5 +1,6 @@
 """The env contract: base class, text space, info schema, progress scorers, task sets and registry."""
 
+from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import (
     FORMAT_ERRORS,
     HELP_ACTION,
@@ -13,9 +14,12 @@ from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
 from agentgym_text.core.registry import EnvEntry, declare, list_envs
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
+from agentgym_text.core.text_format import AGENTBOARD, choose_text_format
 from agentgym_text.core.text_space import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, UTF8Text
 
 __all__ = [
+    "AGENTBOARD",
+    "ActionError",
     "DEFAULT_MAX_STEPS",
     "EnvEntry",
     "FORMAT_ERRORS",
@@ -35,6 +39,7 @@ __all__ = [
     "TaskSpec",
     "TextEnv",
     "UTF8Text",
+    "choose_text_format",
     "list_envs",
     "match_score",
     "declare",

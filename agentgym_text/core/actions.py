@@ -1,7 +1,10 @@
-"""Reading one action out of the wrapping an LLM adds around it: ``Action:`` markers, code fences, quotes.
+"""Reading one action out of the wrapping an LLM adds around it (``Action:`` markers, code fences, quotes), and
+``ActionError``, what a family raises for action text it cannot carry out.
 
 Both the env (``TextEnv.step``) and the agents' reply parser use ``unwrap_action``, so an action is read the
-same way whether it comes from a model's raw reply or from a user's loop.
+same way whether it comes from a model's raw reply or from a user's loop. Families whose action format is itself
+a marked block (``unwrap_actions = False``) build their own marker regexes from ``marker_pattern``, so they accept
+the same decorations.
 
 >>> unwrap_action("Action: guess 0123")
 'guess 0123'
@@ -17,9 +20,43 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["unwrap_action", "ACTION_MARK"]
+from agentgym_text.core.info import InvalidReason
 
-ACTION_MARK = re.compile(r"^[\s>*#_`-]*action\s*(?:\d+\s*)?[*_]*\s*[:：]\s*[*_]*\s*", re.IGNORECASE)
+__all__ = ["unwrap_action", "ACTION_MARK", "ActionError", "marker_pattern"]
+
+
+class ActionError(ValueError):
+    """Action text the env cannot carry out: ``message`` says why (it is the observation), ``reason`` is the
+    ``info["invalid_reason"]``. Raised from a family's ``_act`` (or anything it calls), ``TextEnv.step`` turns it
+    into ``Outcome.invalid(message, reason)``: the step counts, the state is taken as unchanged.
+
+    >>> error = ActionError("The code has 4 symbols.", InvalidReason.BAD_ARGUMENT)
+    >>> str(error), error.reason.value
+    ('The code has 4 symbols.', 'bad_argument')
+    """
+
+    def __init__(self, message: str, reason: InvalidReason) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = InvalidReason(reason)
+
+    def __reduce__(self):  # the default pickles ``args`` only, which lacks the reason
+        return type(self), (self.message, self.reason)
+
+
+def marker_pattern(word: str = "action", *, blanks: str = r"\s") -> str:
+    """The regex source of a ``<word>:`` marker with the decorations an LLM adds (``**Action:**``, ``> Action:``,
+    ``Action 2:``, a full-width colon) and the blanks after it. ``blanks`` (a character-class body) is what may
+    separate the parts: ``" \\t"`` keeps a marker on one line. Compile it with ``re.IGNORECASE``.
+
+    >>> re.match(marker_pattern("act(?:ion)?", blanks=" \\t"), "**Act:** bash", re.IGNORECASE).end()
+    9
+    """
+    b = f"[{blanks}]*"
+    return rf"[{blanks}>*#_`-]*{word}{b}(?:\d+{b})?[*_]*{b}[:：]{b}[*_]*{b}"
+
+
+ACTION_MARK = re.compile("^" + marker_pattern(), re.IGNORECASE)
 """A leading ``Action:`` marker (also ``Action 2:``, ``**Action:**``, ``> Action:``)."""
 
 _FENCE = re.compile(r"^```[\w+-]*[ \t]*\n?(.*?)\n?```$", re.DOTALL)

@@ -2,7 +2,8 @@
 
 It owns everything the env contract fixes — input hygiene, the help action, step counting, the info schema,
 progress bookkeeping (best-so-far ``progress_rate``, current ``progress_now``, reward = progress increase),
-validity and finish reasons — so a family implements only its engine: ``_start``, ``_act``, ``_progress``,
+validity and finish reasons, the ``ActionError`` a family raises for an action it cannot carry out, and the choice
+of text format — so a family implements only its engine: ``_start``, ``_act``, ``_progress``,
 ``_admissible_actions`` and ``_expert_action``.
 """
 
@@ -15,10 +16,11 @@ from typing import Any
 
 import gymnasium as gym
 
-from agentgym_text.core.actions import unwrap_action
+from agentgym_text.core.actions import ActionError, unwrap_action
 from agentgym_text.core.info import HELP_ACTION, TOOL_HELP_ACTION, FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
+from agentgym_text.core.text_format import choose_text_format
 from agentgym_text.core.text_space import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, UTF8Text
 
 __all__ = ["TextEnv", "Start", "Outcome", "ENGINE_ERROR", "RESET_OPTIONS"]
@@ -104,6 +106,10 @@ class TextEnv(gym.Env[str, str]):
 
     ``next_task_id``, when set, names the task the next reset without a task option plays (then it clears).
     It lets a vector env give each sub-env its own task: ``envs.set_attr("next_task_id", [id0, id1, ...])``.
+
+    ``text_format`` picks one of the family's ``text_formats`` (None: the first; refused when the family speaks one
+    text) and ``agentboard_fixes`` is the agentboard format's option (see ``core.text_format``); the base checks
+    both and sets ``self.text_format`` (None for a one-text family) and ``self.agentboard_fixes``.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
@@ -120,6 +126,8 @@ class TextEnv(gym.Env[str, str]):
     whose action format is itself a marked or fenced block)."""
     reset_option_keys: tuple[str, ...] = ()
     """Reset options a family accepts besides ``task_id`` and ``task_index``."""
+    text_formats: tuple[str, ...] = ()
+    """The texts the family speaks, the default first (the same tuple as its declaration's); empty: one text."""
 
     def __init__(
         self,
@@ -127,7 +135,11 @@ class TextEnv(gym.Env[str, str]):
         *,
         render_mode: str | None = None,
         list_admissible_actions: bool | None = None,
+        text_format: str | None = None,
+        agentboard_fixes: bool = True,
     ):
+        self.text_format = choose_text_format(self.text_formats, text_format, agentboard_fixes, type(self).__name__)
+        self.agentboard_fixes = bool(agentboard_fixes)
         self.tasks = tasks
         self.render_mode = render_mode
         self.observation_space = UTF8Text(MAX_OBSERVATION_CHARS)
@@ -155,7 +167,8 @@ class TextEnv(gym.Env[str, str]):
         raise NotImplementedError
 
     def _act(self, action: str) -> Outcome:
-        """Apply one action (stripped, never empty, never a help command)."""
+        """Apply one action (stripped, never empty, never a help command); raise ``ActionError`` for one the
+        task cannot carry out (it becomes an invalid outcome, state unchanged)."""
         raise NotImplementedError
 
     def _progress(self) -> Progress:
@@ -272,6 +285,8 @@ class TextEnv(gym.Env[str, str]):
             return self._reply(Outcome(observation=self._help_text()))
         try:
             outcome = self._act(text)
+        except ActionError as error:
+            outcome = Outcome.invalid(error.message, error.reason)
         except Exception as error:  # an engine failure must not end a long evaluation run
             logger.exception("engine error on action %r", text[:200])
             outcome = Outcome.invalid(f"The engine failed on this action ({type(error).__name__}).", ENGINE_ERROR)

@@ -131,7 +131,7 @@ def action_from_tool_call(name: str, arguments: Any) -> str:
         return HELP_TOOL
     if args is None:  # let the env's own parser say what is wrong with the arguments
         return f"{name} with Action Input: {raw}"
-    from agentgym_text.envs.tools.agentboard_text import python_call
+    from agentgym_text.envs.tools.agentboard_text.words import python_call
 
     return python_call(name, args)  # True/False/None as Python writes them: both text formats read that
 
@@ -140,12 +140,13 @@ def tool_call_from_action(action: str, call_id: str, *, function_tools: bool) ->
     """The OpenAI ``tool_calls`` entry that plays ``action`` (``function_tools``: a tool env's call syntax)."""
     name, arguments = ACT_TOOL, {"command": action}
     if function_tools:
-        from agentgym_text.envs.tools.actions import CallParseError, parse_call
+        from agentgym_text.core.actions import ActionError
+        from agentgym_text.envs.tools.actions import parse_call
 
         try:
             call = parse_call(action)
             name, arguments = call.name, call.args
-        except CallParseError:
+        except ActionError:
             name, arguments = (HELP_TOOL, {}) if action.strip() == HELP_TOOL else (ACT_TOOL, {"command": action})
     return {"id": call_id, "type": "function",
             "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}}

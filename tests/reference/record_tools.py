@@ -11,14 +11,14 @@ The first observations and the format-error text are read out of ``tasks/tool.py
 
 How the web APIs are answered (no network here): ``requests.adapters.HTTPAdapter.send`` is replaced, so every
 request AgentBoard's tools send (open-meteo archive, geocoding, air-quality and elevation; TMDB v3; Todoist REST
-v2) is answered in-process by ``agentgym_text.envs.tools.agentboard_api.serve`` from the episode's offline backend
+v2) is answered in-process by ``agentgym_text.envs.tools.agentboard_text.api.serve`` from the episode's offline backend
 (our weather model, film database and SQLite agenda), in the API's response schema, with its HTTP status; the body
 goes over the wire as JSON text, so AgentBoard's ``response.json()`` / ``response.text``, its reshaping, its
 argument checks, its ``str()`` framing and its error handling are its own. The todo toolkit's constructor first
 wipes the account and uploads ``projects.json``: during construction the fake API is empty and accepts those
 uploads without storing them; afterwards it serves the task's agenda. Academia reads pickles from
 ``$PROJECT_PATH/data/tool-query/academia/raw``: they are written here as networkx graphs built from
-``agentboard_api.academia_graphs()`` (our citation network). Sheet: AgentBoard's sheet tool drives Google Sheets
+``agentboard_text.api.academia_graphs()`` (our citation network). Sheet: AgentBoard's sheet tool drives Google Sheets
 through gspread; Google's API is not emulated: ``gspread`` is replaced (``sys.modules``) by a stand-in over our
 spreadsheet (``install_fake_gspread``) that keeps gspread's own argument handling where AgentBoard's texts show it
 (A1 labels, sort order, note content, index arithmetic, the ``Worksheet`` repr), so the sheet part checks
@@ -97,7 +97,7 @@ def install_fake_web() -> None:
     import requests
     from requests.adapters import HTTPAdapter
 
-    from agentgym_text.envs.tools.agentboard_api import serve
+    from agentgym_text.envs.tools.agentboard_text.api import serve
 
     def send(self, request, **kwargs):
         parts = urlsplit(request.url)
@@ -267,7 +267,7 @@ def install_fake_gspread() -> None:
 def write_academia_pickles() -> None:
     import networkx as nx
 
-    from agentgym_text.envs.tools.agentboard_api import academia_graphs
+    from agentgym_text.envs.tools.agentboard_text.api import academia_graphs
 
     data = academia_graphs()
     paper_net, author_net = nx.DiGraph(), nx.Graph()
@@ -316,7 +316,7 @@ _JUNK_VALUES = ("xyz", 123456, -999.5, "", None, [1, 2], "2023-13-45")
 
 
 def malformed(rng: random.Random, name: str, args: dict) -> str:
-    from agentgym_text.envs.tools.agentboard_text import python_call
+    from agentgym_text.envs.tools.agentboard_text.words import python_call
 
     kind = rng.randrange(9)
     if kind == 0 and args:
@@ -345,7 +345,7 @@ def malformed(rng: random.Random, name: str, args: dict) -> str:
 
 def special(rng: random.Random, tool: str, task: dict) -> list[str]:
     """Actions aimed at the behaviours our env fixes, and at tool failure texts."""
-    from agentgym_text.envs.tools.agentboard_text import python_call
+    from agentgym_text.envs.tools.agentboard_text.words import python_call
 
     out = []
     name, args = task["params"]["calls"][0] if task["params"]["calls"] else ("get_projects", {})
@@ -476,7 +476,7 @@ def probes(rng: random.Random, tool: str, task: dict, toolkit) -> list[tuple[str
 
 def plan(rng: random.Random, tool: str, task: dict, toolkit) -> list:
     """A callable per step: given the state, the next action text."""
-    from agentgym_text.envs.tools.agentboard_text import python_call
+    from agentgym_text.envs.tools.agentboard_text.words import python_call
 
     golden = [(name, dict(args)) for name, args in task["params"]["calls"]]
     specials = special(rng, tool, task)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Command", "ParseError", "parse_command", "LOW_LEVEL", "COLORS", "OBJECT_TYPES"]
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
+
+__all__ = ["Command", "parse_command", "LOW_LEVEL", "COLORS", "OBJECT_TYPES"]
 
 COLORS = ("red", "green", "blue", "purple", "yellow", "grey")
 OBJECT_TYPES = ("door", "key", "ball", "box", "goal", "lava")
@@ -68,14 +71,6 @@ class Command:
         return f"{verb} {name}"
 
 
-class ParseError(ValueError):
-    """Text that is not an action; ``unknown_verb`` is True when it starts like one (an unknown action)."""
-
-    def __init__(self, message: str, unknown_verb: bool):
-        super().__init__(message)
-        self.unknown_verb = unknown_verb
-
-
 def _normalise(text: str) -> str:
     text = text.lower().replace("_", " ").replace("-", " ")
     text = " ".join(text.split())
@@ -84,7 +79,8 @@ def _normalise(text: str) -> str:
 
 
 def parse_command(text: str) -> Command:
-    """Parse one action; raise ParseError if it is none of the accepted forms."""
+    """Parse one action; raise ``ActionError`` if it is none of the accepted forms (``unknown_action`` when it
+    starts with a verb, ``unparsable`` otherwise)."""
     normal = _normalise(text)
     if normal in LOW_LEVEL:
         return Command(LOW_LEVEL[normal])
@@ -97,17 +93,17 @@ def parse_command(text: str) -> Command:
     first = normal.split(" ", 1)[0] if normal else ""
     if first in _VERBS:
         return _raise_unknown(normal)
-    raise ParseError(
+    raise ActionError(
         "That is not an action. Actions are: turn left, turn right, move forward, pick up, drop, toggle, "
         "go to <object>, pick up <object>, go through <door>, toggle and go through <door> (objects as named "
         "in the observation, e.g. 'red ball 1'), or 'check valid actions'.",
-        unknown_verb=False,
+        InvalidReason.UNPARSABLE,
     )
 
 
 def _raise_unknown(normal: str) -> Command:
-    raise ParseError(
+    raise ActionError(
         f"'{normal[:60]}' is not an action I know. Use an object's colour, type and number as the observation "
         "names it (e.g. 'go to red ball 1'), or type 'check valid actions'.",
-        unknown_verb=True,
+        InvalidReason.UNKNOWN_ACTION,
     )

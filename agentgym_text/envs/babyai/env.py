@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.envs.babyai.actions import ParseError, parse_command
-from agentgym_text.envs.babyai.agentboard_mode import AgentBoardMode
+from agentgym_text.core.text_format import AGENTBOARD
+from agentgym_text.envs.babyai.actions import parse_command
+from agentgym_text.envs.babyai.agentboard_text.mode import AgentBoardMode
 from agentgym_text.envs.babyai.expert import expert_action
 from agentgym_text.envs.babyai.instructions import build_subgoals
 from agentgym_text.envs.babyai.render import describe_view, step_text
@@ -15,9 +15,8 @@ from agentgym_text.envs.babyai.tasks import agentboard_tasks, procedural_tasks
 from agentgym_text.envs.babyai.world import BabyAIWorld, Refusal
 from agentgym_text.envs.babyai.registration import FAMILY
 
-__all__ = ["BabyAIEnv", "TEXT_FORMATS"]
+__all__ = ["BabyAIEnv"]
 
-TEXT_FORMATS = ("agentboard", "clear")
 _AGENTBOARD_FORMAT = (
     "one per step: turn left, turn right, move forward, go to <obj> <id>, pickup <obj> <id>, drop, "
     "go through <door> <id> (an open door), toggle and go through <door> <id> (a closed or locked door; a locked "
@@ -78,6 +77,7 @@ class BabyAIEnv(TextEnv):
     """
 
     cheap_admissible_actions = True
+    text_formats = (AGENTBOARD, "clear")
     action_format = (
         "one per step, 'turn left', 'turn right', 'move forward', 'pick up', 'drop', 'toggle', or "
         "'go to <object>', 'pick up <object>', 'go through <door>', 'toggle and go through <door>' with the "
@@ -85,18 +85,13 @@ class BabyAIEnv(TextEnv):
     )
     action_example = "turn left"
 
-    def __init__(self, level: str | None = None, text_format: str | None = None, agentboard_fixes: bool = True,
-                 **kwargs):
-        if text_format is None:  # AgentBoard's text for its tasks; other levels need more (e.g. opening boxes)
-            text_format = "agentboard" if level is None else "clear"
-        if text_format not in TEXT_FORMATS:
-            raise ValueError(f"text_format must be one of {TEXT_FORMATS}, not {text_format!r}")
+    def __init__(self, level: str | None = None, text_format: str | None = None, **kwargs):
+        if text_format is None and level is not None:  # AgentBoard's actions cannot open a box (KeyInBox needs it)
+            text_format = "clear"
         tasks = agentboard_tasks() if level is None else procedural_tasks(level)
-        super().__init__(tasks, **kwargs)
-        self.text_format = text_format
-        self.agentboard_fixes = agentboard_fixes
-        self._agentboard = AgentBoardMode(agentboard_fixes) if text_format == "agentboard" else None
-        if text_format == "agentboard":
+        super().__init__(tasks, text_format=text_format, **kwargs)
+        self._agentboard = AgentBoardMode(self.agentboard_fixes) if self.text_format == AGENTBOARD else None
+        if self._agentboard is not None:
             self.action_format = _AGENTBOARD_FORMAT
         self._worlds: dict[str, BabyAIWorld] = {}
         self.world: BabyAIWorld | None = None
@@ -128,11 +123,7 @@ class BabyAIEnv(TextEnv):
         assert world is not None
         if self._agentboard is not None:
             return self._agentboard.act(world, action)
-        try:
-            command = parse_command(action)
-        except ParseError as error:
-            reason = InvalidReason.UNKNOWN_ACTION if error.unknown_verb else InvalidReason.UNPARSABLE
-            return Outcome.invalid(str(error), reason)
+        command = parse_command(action)  # an ActionError is the step's invalid outcome
         event = world.execute(command)
         if isinstance(event, Refusal):
             return Outcome.invalid(f"{event.message}\n{describe_view(world.view())}", event.reason)

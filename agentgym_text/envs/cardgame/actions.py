@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import re
 
-from agentgym_text.envs.cardgame.game import FISH_TYPES, Move, RuleError
+from agentgym_text.core.info import InvalidReason
+from agentgym_text.envs.cardgame.game import FISH_TYPES, Move, broken_rule
 
 __all__ = ["parse_guess", "parse_move", "format_guess", "format_move", "read_object"]
 
@@ -45,30 +46,33 @@ def read_object(text: str) -> dict | None:
 
 def _position(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
-        raise RuleError(f"target_position must be a number from 0 to 3, not {value!r:.40}.", "bad_argument")
+        raise broken_rule(f"target_position must be a number from 0 to 3, not {value!r:.40}.",
+                          InvalidReason.BAD_ARGUMENT)
     return int(str(value).strip())
 
 
 def _fish_name(value: object, field: str) -> str:
     name = str(value).strip().lower() if isinstance(value, str) else ""
     if name not in FISH_TYPES:
-        raise RuleError(f"{field} must be one of {', '.join(FISH_TYPES)}, not {value!r:.40}.", "bad_argument")
+        raise broken_rule(f"{field} must be one of {', '.join(FISH_TYPES)}, not {value!r:.40}.",
+                          InvalidReason.BAD_ARGUMENT)
     return name
 
 
 def parse_guess(value: dict) -> tuple[int, str]:
     missing = [key for key in _GUESS_KEYS if key not in value]
     if missing:
-        raise RuleError(f"A guess needs the keys {_GUESS_KEYS}; missing {missing}.", "unparsable")
+        raise broken_rule(f"A guess needs the keys {_GUESS_KEYS}; missing {missing}.", InvalidReason.UNPARSABLE)
     return _position(value["target_position"]), _fish_name(value["guess_type"], "guess_type")
 
 
 def parse_move(value: dict, own_lineup: list[str]) -> Move:
     missing = [key for key in _MOVE_KEYS if key not in value]
     if missing:
-        raise RuleError(f"An action needs the keys {_MOVE_KEYS}; missing {missing}.", "unparsable")
+        raise broken_rule(f"An action needs the keys {_MOVE_KEYS}; missing {missing}.", InvalidReason.UNPARSABLE)
     kind = _fish_name(value["pick_fish"], "pick_fish")
     action = str(value["action"]).strip().lower() if isinstance(value["action"], str) else ""
     if action not in ("normal", "active"):
-        raise RuleError(f"action must be 'normal' or 'active', not {value['action']!r:.40}.", "bad_argument")
+        raise broken_rule(f"action must be 'normal' or 'active', not {value['action']!r:.40}.",
+                          InvalidReason.BAD_ARGUMENT)
     return Move(own_lineup.index(kind), action, _position(value["target_position"]))

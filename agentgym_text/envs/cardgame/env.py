@@ -8,7 +8,7 @@ from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.cardgame.actions import format_guess, format_move, parse_guess, parse_move, read_object
 from agentgym_text.envs.cardgame.expert import expert_input, legal_guesses, legal_moves
-from agentgym_text.envs.cardgame.game import MAX_HP, MAX_ROUNDS, RuleError
+from agentgym_text.envs.cardgame.game import MAX_HP, MAX_ROUNDS, broken_rule
 from agentgym_text.envs.cardgame.match import PHASE_RULE, Match
 from agentgym_text.envs.cardgame.render import rules_text, turn_text
 from agentgym_text.envs.cardgame.tasks import make_tasks
@@ -52,17 +52,15 @@ class CardGameEnv(TextEnv):
                 'phase, {"pick_fish": ..., "action": ..., "target_position": ...} in the action phase.',
                 InvalidReason.UNPARSABLE,
             )
-        try:
-            if match.phase == "guess" and "guess_type" not in value:
-                raise RuleError(f"Rule: {PHASE_RULE['guess']}")
-            if match.phase == "action" and "pick_fish" not in value:
-                raise RuleError(f"Rule: {PHASE_RULE['action']}")
-            if match.phase == "guess":
-                match.guess(*parse_guess(value))
-            else:
-                match.act(parse_move(value, self._lineup()))
-        except RuleError as error:
-            return Outcome.invalid(f"Invalid move: {error}", error.reason)
+        # a move that breaks a rule raises ActionError: the step's invalid outcome
+        if match.phase == "guess" and "guess_type" not in value:
+            raise broken_rule(f"Rule: {PHASE_RULE['guess']}")
+        if match.phase == "action" and "pick_fish" not in value:
+            raise broken_rule(f"Rule: {PHASE_RULE['action']}")
+        if match.phase == "guess":
+            match.guess(*parse_guess(value))
+        else:
+            match.act(parse_move(value, self._lineup()))
         observation = turn_text(match)
         if match.phase == "over":
             return Outcome(observation, terminated=True, success=match.result == 0)

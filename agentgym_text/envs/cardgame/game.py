@@ -24,9 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
+
 __all__ = [
     "FISH_TYPES", "ACTIVE", "PASSIVE", "MAX_HP", "BASE_ATTACK", "MAX_ROUNDS", "Fish", "Game", "Move",
-    "RuleError", "new_game", "apply_guess", "apply_move", "check_move", "winner",
+    "broken_rule", "new_game", "apply_guess", "apply_move", "check_move", "winner",
 ]
 
 FISH_TYPES = ("spray", "flame", "eel", "sunfish")
@@ -71,12 +74,9 @@ class Move:
     target: int
 
 
-class RuleError(ValueError):
-    """A move the rules forbid; ``rule`` names the rule, ``reason`` is an InvalidReason value."""
-
-    def __init__(self, message: str, reason: str = "precondition_failed"):
-        super().__init__(message)
-        self.reason = reason
+def broken_rule(message: str, reason: InvalidReason = InvalidReason.PRECONDITION) -> ActionError:
+    """The error for a move the rules forbid, worded as the agent reads it ("Invalid move: <message>")."""
+    return ActionError(f"Invalid move: {message}", reason)
 
 
 @dataclass
@@ -156,14 +156,15 @@ def apply_guess(game: Game, side: int, target: int, kind: str) -> bool:
     """``side`` guesses that the other side's fish ``target`` is ``kind``; True when right (rules checked)."""
     other = 1 - side
     if kind not in FISH_TYPES:
-        raise RuleError(f"'{kind}' is not a fish type; the types are {', '.join(FISH_TYPES)}.", "bad_argument")
+        raise broken_rule(f"'{kind}' is not a fish type; the types are {', '.join(FISH_TYPES)}.",
+                          InvalidReason.BAD_ARGUMENT)
     if not 0 <= target < 4:
-        raise RuleError(f"target_position must be 0, 1, 2 or 3, not {target}.", "bad_argument")
+        raise broken_rule(f"target_position must be 0, 1, 2 or 3, not {target}.", InvalidReason.BAD_ARGUMENT)
     fish = game.teams[other][target]
     if not fish.alive:
-        raise RuleError(f"Rule: you can only guess a live fish; enemy fish {target} is dead.")
+        raise broken_rule(f"Rule: you can only guess a live fish; enemy fish {target} is dead.")
     if fish.revealed:
-        raise RuleError(f"Rule: enemy fish {target} is already revealed as {fish.kind}; guess a hidden one.")
+        raise broken_rule(f"Rule: enemy fish {target} is already revealed as {fish.kind}; guess a hidden one.")
     who = "You" if side == 0 else "The enemy"
     if fish.kind != kind:
         game.events.append(f"{who} guessed {_name(other, target)} is {kind}: wrong")
@@ -179,30 +180,31 @@ def apply_guess(game: Game, side: int, target: int, kind: str) -> bool:
 
 
 def check_move(game: Game, side: int, move: Move) -> None:
-    """Raise RuleError naming the broken rule when ``move`` is not allowed for ``side``."""
+    """Raise ``ActionError`` naming the broken rule when ``move`` is not allowed for ``side``."""
     team, other = game.teams[side], 1 - side
     if not 0 <= move.fish < 4:
-        raise RuleError(f"pick_fish must name one of your four fish, not position {move.fish}.", "bad_argument")
+        raise broken_rule(f"pick_fish must name one of your four fish, not position {move.fish}.",
+                          InvalidReason.BAD_ARGUMENT)
     if move.action not in ("normal", "active"):
-        raise RuleError(f"action must be 'normal' or 'active', not '{move.action}'.", "bad_argument")
+        raise broken_rule(f"action must be 'normal' or 'active', not '{move.action}'.", InvalidReason.BAD_ARGUMENT)
     if not 0 <= move.target < 4:
-        raise RuleError(f"target_position must be 0, 1, 2 or 3, not {move.target}.", "bad_argument")
+        raise broken_rule(f"target_position must be 0, 1, 2 or 3, not {move.target}.", InvalidReason.BAD_ARGUMENT)
     actor = team[move.fish]
     if not actor.alive:
-        raise RuleError(f"Rule: a dead fish cannot act; your {actor.kind} (position {move.fish}) is dead.")
+        raise broken_rule(f"Rule: a dead fish cannot act; your {actor.kind} (position {move.fish}) is dead.")
     skill = ACTIVE[actor.kind] if move.action == "active" else "normal"
     if skill == "infight":
         mate = team[move.target]
         if move.target == move.fish:
-            raise RuleError(f"Rule: Infight cannot target the acting fish itself ({actor.kind}); pick a live teammate.")
+            raise broken_rule(f"Rule: Infight cannot target the acting fish itself ({actor.kind}); pick a live teammate.")
         if not mate.alive:
-            raise RuleError(f"Rule: Infight must target a live teammate; your fish {move.target} is dead.")
+            raise broken_rule(f"Rule: Infight must target a live teammate; your fish {move.target} is dead.")
     elif skill == "normal" and not game.teams[other][move.target].alive:
-        raise RuleError(f"Rule: a normal attack must target a live enemy; enemy fish {move.target} is dead.")
+        raise broken_rule(f"Rule: a normal attack must target a live enemy; enemy fish {move.target} is dead.")
 
 
 def apply_move(game: Game, side: int, move: Move) -> None:
-    """Carry out ``move`` for ``side`` (raises RuleError if it breaks a rule)."""
+    """Carry out ``move`` for ``side`` (raises ``ActionError`` if it breaks a rule)."""
     check_move(game, side, move)
     team, other = game.teams[side], 1 - side
     actor = team[move.fish]

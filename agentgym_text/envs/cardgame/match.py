@@ -7,7 +7,7 @@ always sees the state at the start of its own next phase.
 from __future__ import annotations
 
 from agentgym_text.envs.cardgame.game import (
-    MAX_ROUNDS, Game, Move, RuleError, apply_guess, apply_move, new_game, winner,
+    MAX_ROUNDS, Game, Move, apply_guess, apply_move, broken_rule, new_game, winner,
 )
 from agentgym_text.envs.cardgame.opponent import Opponent
 
@@ -56,9 +56,9 @@ class Match:
         self.game.events = []
 
     def guess(self, target: int, kind: str) -> bool:
-        """The agent's guess (raises RuleError when not allowed now)."""
+        """The agent's guess (raises ``ActionError`` when not allowed now)."""
         if self.phase != "guess":
-            raise RuleError(f"Rule: {PHASE_RULE['action']}")
+            raise broken_rule(f"Rule: {PHASE_RULE['action']}")
         self.log = []
         right = apply_guess(self.game, 0, target, kind)
         self.last_guess_right = right
@@ -68,9 +68,9 @@ class Match:
         return right
 
     def act(self, move: Move) -> None:
-        """The agent's action, then the opponent's turn (raises RuleError when not allowed now)."""
+        """The agent's action, then the opponent's turn (raises ``ActionError`` when not allowed now)."""
         if self.phase != "action":
-            raise RuleError(f"Rule: {PHASE_RULE['guess']}")
+            raise broken_rule(f"Rule: {PHASE_RULE['guess']}")
         apply_move(self.game, 0, move)
         self.log = []
         self.last_guess_right = None

@@ -20,7 +20,10 @@ import json
 import re
 from dataclasses import dataclass
 
-__all__ = ["DbAction", "ActionError", "parse_action", "operation", "answer", "SQL_KEYWORDS"]
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
+
+__all__ = ["DbAction", "parse_action", "operation", "answer", "SQL_KEYWORDS"]
 
 SQL_KEYWORDS = frozenset({"select", "with", "insert", "update", "delete", "replace", "create", "drop", "alter",
                           "pragma", "explain", "values", "attach", "detach", "vacuum", "begin", "commit",
@@ -39,10 +42,6 @@ class DbAction:
     answer: tuple = ()
 
 
-class ActionError(ValueError):
-    """Text that is not an action in the DB format."""
-
-
 def operation(sql: str) -> str:
     """The action text that runs ``sql`` (AgentBench's format)."""
     return f"Action: Operation\n```sql\n{sql}\n```"
@@ -56,9 +55,10 @@ def answer(values: list) -> str:
 def _answer_values(text: str) -> tuple:
     body = text.strip().splitlines()[0].strip() if text.strip() else ""
     if not body:
-        raise ActionError("'Final Answer:' is empty; write e.g. Final Answer: [\"value1\", \"value2\"].")
+        raise ActionError("'Final Answer:' is empty; write e.g. Final Answer: [\"value1\", \"value2\"].",
+                          InvalidReason.UNPARSABLE)
     if len(body) > _MAX_ANSWER_CHARS:
-        raise ActionError("The final answer is too long.")
+        raise ActionError("The final answer is too long.", InvalidReason.UNPARSABLE)
     if body[0] == "[":
         for reader in (json.loads, ast.literal_eval):  # literal_eval reads literals only, never code
             try:
@@ -68,7 +68,7 @@ def _answer_values(text: str) -> tuple:
             if isinstance(value, list):
                 return tuple(_scalar(item) for item in value)
         raise ActionError("The final answer looks like a list but cannot be read; use a JSON list such as "
-                          "[\"Lisbon\", 3].")
+                          "[\"Lisbon\", 3].", InvalidReason.UNPARSABLE)
     return (_scalar(body.strip("'\"")),)
 
 
@@ -90,17 +90,18 @@ def parse_action(text: str) -> DbAction:
             rest = text[_OPERATION.search(text).end():].strip()  # type: ignore[union-attr]
             if _first_word(rest) in SQL_KEYWORDS:
                 return DbAction("sql", sql=rest)
-        raise ActionError("Action: Operation needs one SQL statement in a ```sql code block.")
+        raise ActionError("Action: Operation needs one SQL statement in a ```sql code block.", InvalidReason.UNPARSABLE)
     final = _ANSWER.search(text)
     if final:
         return DbAction("answer", answer=_answer_values(final.group(1)))
     if _ANSWER_MARK.search(text):
-        raise ActionError("Action: Answer needs a line 'Final Answer: [...]'.")
+        raise ActionError("Action: Answer needs a line 'Final Answer: [...]'.", InvalidReason.UNPARSABLE)
     if _first_word(text) in SQL_KEYWORDS:
         return DbAction("sql", sql=text.strip())
     raise ActionError(
         "Unreadable action. Either run SQL:\nAction: Operation\n```sql\nSELECT * FROM table;\n```\n"
-        "or answer:\nAction: Answer\nFinal Answer: [\"ANSWER1\", \"ANSWER2\"]"
+        "or answer:\nAction: Answer\nFinal Answer: [\"ANSWER1\", \"ANSWER2\"]",
+        InvalidReason.UNPARSABLE,
     )
 
 

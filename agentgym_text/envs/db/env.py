@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.envs.db.actions import ActionError, answer, operation, parse_action
+from agentgym_text.envs.db.actions import answer, operation, parse_action
 from agentgym_text.envs.db.engine import Database, content_hash, quote
 from agentgym_text.envs.db.expert import expert_action
 from agentgym_text.envs.db.postgres import PostgresDatabase
@@ -81,11 +82,11 @@ class DbEnv(TextEnv):
         try:
             parsed = parse_action(action)
         except ActionError as error:
-            if self.strict:
-                return Outcome(observation=f"{error} The episode ends (invalid format).", valid=False,
-                               invalid_reason=InvalidReason.UNPARSABLE.value, terminated=True,
-                               finish_reason=FinishReason.INVALID_FORMAT.value)
-            return Outcome.invalid(str(error), InvalidReason.UNPARSABLE)
+            if not self.strict:
+                raise
+            return Outcome(observation=f"{error} The episode ends (invalid format).", valid=False,
+                           invalid_reason=error.reason.value, terminated=True,
+                           finish_reason=FinishReason.INVALID_FORMAT.value)
         if parsed.kind == "answer":
             return self._answer(parsed.answer)
         result = self._db.run(parsed.sql)

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.envs.kg.actions import TOOLS, ActionError, Answer, parse_action
+from agentgym_text.envs.kg.actions import TOOLS, Answer, parse_action
 from agentgym_text.envs.kg.expert import expert_action, match_variables
 from agentgym_text.envs.kg.graph import KnowledgeGraph
 from agentgym_text.envs.kg.tasks import TASK_COUNT, graph_folder, make_tasks, run_program
-from agentgym_text.envs.kg.tools import ToolError, ToolSession, Variable
+from agentgym_text.envs.kg.tools import ToolSession, Variable
 
 __all__ = ["KgEnv"]
 
-_FORMAT_REASONS = {"unparsable"}
+_STRICT_ENDINGS = {InvalidReason.UNPARSABLE: FinishReason.INVALID_FORMAT,
+                   InvalidReason.UNKNOWN_ACTION: FinishReason.INVALID_ACTION}
+"""The invalid actions that end an episode under ``strict=True``, and how it finishes."""
 
 
 class KgEnv(TextEnv):
@@ -60,18 +63,13 @@ class KgEnv(TextEnv):
         try:
             parsed = parse_action(action)
         except ActionError as error:
-            if self.strict and error.reason in ("unparsable", "unknown_action"):
-                finish = FinishReason.INVALID_FORMAT if error.reason == "unparsable" else FinishReason.INVALID_ACTION
-                return Outcome(observation=f"{error} The episode ends.", valid=False, invalid_reason=error.reason,
-                               terminated=True, finish_reason=finish.value)
-            return Outcome.invalid(str(error), error.reason)
+            if not self.strict or error.reason not in _STRICT_ENDINGS:
+                raise
+            return Outcome(observation=f"{error} The episode ends.", valid=False, invalid_reason=error.reason.value,
+                           terminated=True, finish_reason=_STRICT_ENDINGS[error.reason].value)
         if isinstance(parsed, Answer):
             return self._answer(parsed.variable)
-        try:
-            observation = self._session.run(parsed)
-        except ToolError as error:
-            return Outcome.invalid(str(error), error.reason)
-        return Outcome(observation=observation)
+        return Outcome(observation=self._session.run(parsed))  # an ActionError is the step's invalid outcome
 
     def _answer(self, index: int) -> Outcome:
         assert self._session is not None

@@ -13,10 +13,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from agentgym_text.core import cache
+from agentgym_text.core.actions import ActionError
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.kg import actions, graph, questions, tools, world
 from agentgym_text.envs.kg.graph import KnowledgeGraph, write_graph
-from agentgym_text.envs.kg.tools import ToolError, ToolSession
+from agentgym_text.envs.kg.tools import ToolSession
 from agentgym_text.envs.kg.registration import TASK_COUNT, MAX_STEPS, FAMILY
 
 __all__ = ["TASK_COUNT", "MAX_STEPS", "graph_folder", "make_tasks", "run_program", "goal_text"]
@@ -30,7 +31,7 @@ def goal_text(question: str, entities: list[str]) -> str:
 
 
 def run_program(session: ToolSession, program: list[str]) -> list:
-    """Run a gold program in ``session``; returns its variables (raises ``ToolError`` if a step fails)."""
+    """Run a gold program in ``session``; returns its variables (raises ``ActionError`` if a step fails)."""
     for step in program:
         session.run(actions.parse_action(step))  # type: ignore[arg-type]
     return session.variables
@@ -49,7 +50,7 @@ def _draft_tasks(kg: KnowledgeGraph) -> list[dict]:
             question, entities, program = draft
             try:
                 variables = run_program(ToolSession(kg, entities), program)
-            except ToolError:
+            except ActionError:
                 continue
             last = variables[-1]
             if any(not v.ids for v in variables) or (last.number is None and len(last.ids) > _MAX_ANSWER):

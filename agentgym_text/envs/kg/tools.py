@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
 from agentgym_text.envs.kg.actions import Call
 from agentgym_text.envs.kg.graph import KnowledgeGraph
 
-__all__ = ["Variable", "ToolError", "ToolSession", "NUMBER"]
+__all__ = ["Variable", "ToolSession", "NUMBER"]
 
 NUMBER = "number"
 _VARIABLE = re.compile(r"#\s*(\d+)$")
@@ -29,14 +31,6 @@ class Variable:
     def same_as(self, other: "Variable") -> bool:
         """Set-equal (for numbers: counts of the same set)."""
         return self.type == other.type and self.ids == other.ids and self.number == other.number
-
-
-class ToolError(ValueError):
-    """A tool call that cannot run; ``reason`` is an ``InvalidReason`` value."""
-
-    def __init__(self, message: str, reason: str = "bad_argument"):
-        super().__init__(message)
-        self.reason = reason
 
 
 class ToolSession:
@@ -61,12 +55,13 @@ class ToolSession:
             index = int(match.group(1))
             if index >= len(self.variables):
                 known = f"#0 to #{len(self.variables) - 1}" if self.variables else "none yet"
-                raise ToolError(f"Variable #{index} does not exist (variables so far: {known}).", "unknown_object")
+                raise ActionError(f"Variable #{index} does not exist (variables so far: {known}).",
+                                  InvalidReason.UNKNOWN_OBJECT)
             return self.variables[index]
         found = self.entities.get(arg.strip().casefold())
         if found is None:
-            raise ToolError(f"'{arg[:60]}' is neither a variable nor an entity of the question "
-                            f"({', '.join(self.entity_names)}).", "unknown_object")
+            raise ActionError(f"'{arg[:60]}' is neither a variable nor an entity of the question "
+                              f"({', '.join(self.entity_names)}).", InvalidReason.UNKNOWN_OBJECT)
         return found
 
     def relations_of(self, variable: Variable) -> list[str]:
@@ -82,7 +77,7 @@ class ToolSession:
     def _entities(self, arg: str, tool: str) -> Variable:
         variable = self.resolve(arg)
         if variable.number is not None:
-            raise ToolError(f"{tool} needs a set of entities; {arg} is a number.")
+            raise ActionError(f"{tool} needs a set of entities; {arg} is a number.", InvalidReason.BAD_ARGUMENT)
         return variable
 
     def _new(self, variable: Variable) -> str:
@@ -93,7 +88,7 @@ class ToolSession:
         return f"variable #{index}, which are instances of {variable.type}"
 
     def run(self, call: Call) -> str:
-        """Run one call; returns the observation or raises ``ToolError``."""
+        """Run one call; returns the observation or raises ``ActionError``."""
         tool, args = call.tool, call.args
         if tool == "get_relations":
             return "[" + ", ".join(self.relations_of(self._entities(args[0], tool))) + "]"
@@ -105,16 +100,18 @@ class ToolSession:
         if tool == "intersection":
             first, second = self._entities(args[0], tool), self._entities(args[1], tool)
             if first.type != second.type:
-                raise ToolError(f"intersection needs two variables of the same type, not {first.type} and "
-                                f"{second.type}.")
+                raise ActionError(f"intersection needs two variables of the same type, not {first.type} and "
+                                  f"{second.type}.", InvalidReason.BAD_ARGUMENT)
             return self._new(Variable(first.ids & second.ids, first.type))
         variable = self._entities(args[0], tool)
         if tool == "get_neighbors":
             relation = args[1]
             if relation not in self.relations_of(variable):
-                raise ToolError(f"{relation[:80]} is not a relation of {args[0]}; get_relations({args[0]}) lists them.")
+                raise ActionError(f"{relation[:80]} is not a relation of {args[0]}; get_relations({args[0]}) lists "
+                                  "them.", InvalidReason.BAD_ARGUMENT)
             return self._new(Variable(self.graph.neighbors(variable.ids, relation), self.graph.ranges[relation]))
         attribute = args[1]
         if attribute not in self.attributes_of(variable):
-            raise ToolError(f"{attribute[:80]} is not an attribute of {args[0]}; get_attributes({args[0]}) lists them.")
+            raise ActionError(f"{attribute[:80]} is not an attribute of {args[0]}; get_attributes({args[0]}) lists "
+                              "them.", InvalidReason.BAD_ARGUMENT)
         return self._new(Variable(self.graph.extreme(variable.ids, attribute, tool == "argmax"), variable.type))

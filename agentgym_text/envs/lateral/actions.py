@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Move", "MoveError", "parse_move", "repeats_story", "QUESTION_OPENERS"]
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
+
+__all__ = ["Move", "parse_move", "repeats_story", "QUESTION_OPENERS"]
 
 QUESTION_OPENERS = frozenset(
     "is was are were am do does did has have had can could will would should shall may might must "
@@ -35,12 +38,6 @@ class Move:
     text: str
 
 
-class MoveError(ValueError):
-    def __init__(self, message: str, reason: str):
-        super().__init__(message)
-        self.reason = reason
-
-
 def _looks_like_text(text: str) -> bool:
     words = _WORD.findall(text)
     letters = sum(ch.isascii() and ch.isalpha() for ch in text)
@@ -48,30 +45,31 @@ def _looks_like_text(text: str) -> bool:
 
 
 def parse_move(text: str) -> Move:
-    """A ``Move`` from the player's text, or MoveError with the rule it breaks."""
+    """A ``Move`` from the player's text, or ``ActionError`` with the rule it breaks."""
     first_line = text.strip().splitlines()[0].strip() if text.strip() else ""
     lowered = first_line.lower()
     if any(phrase in lowered for phrase in _FORBIDDEN):
-        raise MoveError("You are the player of this puzzle: ask about this story; you cannot ask for a new game "
-                        "or give up.", "precondition_failed")
+        raise ActionError("You are the player of this puzzle: ask about this story; you cannot ask for a new game "
+                          "or give up.", InvalidReason.PRECONDITION)
     answer = _ANSWER.match(first_line)
     if answer:
         body = first_line[answer.end():].strip()
         if not _looks_like_text(body):
-            raise MoveError("A final answer is 'answer: <the whole truth in a sentence or two>'.", "bad_argument")
+            raise ActionError("A final answer is 'answer: <the whole truth in a sentence or two>'.",
+                              InvalidReason.BAD_ARGUMENT)
         return Move("answer", body)
     if len(first_line) > 400:
-        raise MoveError("Ask one short question at a time (under 400 characters).", "bad_argument")
+        raise ActionError("Ask one short question at a time (under 400 characters).", InvalidReason.BAD_ARGUMENT)
     words = [w.lower().replace("'", "") for w in _WORD.findall(first_line)]
     if words and words[0] in _WH_WORDS:
-        raise MoveError(f"'{words[0].capitalize()}' questions cannot be answered with yes or no: make a guess and "
-                        "ask whether it is true (e.g. 'Was he afraid of something?').", "unparsable")
+        raise ActionError(f"'{words[0].capitalize()}' questions cannot be answered with yes or no: make a guess and "
+                          "ask whether it is true (e.g. 'Was he afraid of something?').", InvalidReason.UNPARSABLE)
     is_question = first_line.endswith("?") or (words and words[0] in QUESTION_OPENERS)
     if not is_question or not _looks_like_text(first_line):
-        raise MoveError(
+        raise ActionError(
             "Ask one yes/no question about the story (e.g. 'Did he know the caller?'), or give your final "
             "answer as 'answer: <the whole truth>'.",
-            "unparsable",
+            InvalidReason.UNPARSABLE,
         )
     return Move("question", first_line)
 

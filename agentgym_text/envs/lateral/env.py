@@ -8,7 +8,7 @@ from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.envs.lateral.actions import MoveError, parse_move, repeats_story
+from agentgym_text.envs.lateral.actions import parse_move, repeats_story
 from agentgym_text.envs.lateral.expert import next_question
 from agentgym_text.envs.lateral.host import HostError, make_host
 from agentgym_text.envs.lateral.puzzles import Puzzle, load_puzzles, normalise
@@ -66,10 +66,7 @@ class LateralThinkingEnv(TextEnv):
         return Start(observation=opening_text(self.puzzle), goal=task.goal)
 
     def _act(self, action: str) -> Outcome:
-        try:
-            move = parse_move(action)
-        except MoveError as error:
-            return Outcome.invalid(str(error), error.reason)
+        move = parse_move(action)  # an ActionError is the step's invalid outcome
         words = normalise(move.text)
         if move.kind == "question" and words in self._asked:
             return Outcome.invalid("This question has already been asked. Please ask a new question.",

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.envs.mastermind.actions import GuessError, parse_guess
+from agentgym_text.envs.mastermind.actions import parse_guess
 from agentgym_text.envs.mastermind.game import CodeRules, feedback
 from agentgym_text.envs.mastermind.expert import consistent_guess
 from agentgym_text.envs.mastermind.tasks import TASK_COUNT, make_tasks
@@ -47,11 +46,7 @@ class MastermindEnv(TextEnv):
         return Start(observation=f"I have chosen {self.rules.describe()}.", goal=task.goal)
 
     def _act(self, action: str) -> Outcome:
-        try:
-            guess = parse_guess(action, self.rules)
-        except GuessError as error:
-            reason = InvalidReason.UNPARSABLE if error.reason == "unparsable" else InvalidReason.BAD_ARGUMENT
-            return Outcome.invalid(str(error), reason)
+        guess = parse_guess(action, self.rules)  # an ActionError is the step's invalid outcome
         exact, near = feedback(self._secret, guess)
         self._history.append((guess, (exact, near)))
         if guess == self._secret:

@@ -16,7 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["OsAction", "ActionError", "parse_action", "FORMAT_HELP"]
+from agentgym_text.core.actions import ActionError, marker_pattern
+from agentgym_text.core.info import InvalidReason
+
+__all__ = ["OsAction", "parse_action", "FORMAT_HELP"]
 
 FORMAT_HELP = (
     "Take exactly one of three actions. To run bash code: 'Act: bash' followed by a ```bash code block "
@@ -24,7 +27,9 @@ FORMAT_HELP = (
     "When a requested operation is done: 'Act: finish'."
 )
 
-_ACT = re.compile(r"^[ \t>*_`#-]*Act(?:ion)?[ \t]*:[ \t]*(.+)$", re.IGNORECASE | re.MULTILINE)
+_ACT = re.compile("^" + marker_pattern("act(?:ion)?", blanks=" \t") + "(.+)$", re.IGNORECASE | re.MULTILINE)
+"""An ``Act:`` line and the rest of it. Core's marker with AgentBench's OS word (``Act:``, ``Action:`` too), read
+line by line (blanks do not cross lines): the last such line of a reply is its action."""
 _FENCE = re.compile(r"```[ \t]*(bash|sh|shell)?[ \t]*\n(.*?)\n?[ \t]*```", re.IGNORECASE | re.DOTALL)
 _INLINE_FENCE = re.compile(r"^```[ \t]*(?:bash|sh|shell)[ \t]+(.+?)[ \t]*```$", re.IGNORECASE | re.DOTALL)
 _ANSWER_LINE = re.compile(r"^[ \t>*_`#-]*answer[ \t]*\(", re.IGNORECASE | re.MULTILINE)
@@ -38,10 +43,8 @@ class OsAction:
     content: str = ""
 
 
-class ActionError(ValueError):
-    def __init__(self, message: str, unparsable: bool = True):
-        super().__init__(message)
-        self.unparsable = unparsable
+def _refused(message: str, reason: InvalidReason = InvalidReason.UNPARSABLE) -> ActionError:
+    return ActionError(f"{message} {FORMAT_HELP}", reason)
 
 
 def _answer(line: str) -> OsAction | None:
@@ -58,7 +61,7 @@ def _code(text: str) -> str:
 
 
 def parse_action(text: str) -> OsAction:
-    """The action in ``text``, or ``ActionError`` saying what is wrong.
+    """The action in ``text``, or ``ActionError`` saying what is wrong (and how actions look).
 
     >>> parse_action("Think: list it.\\n\\nAct: bash\\n\\n```bash\\nls /etc\\n```")
     OsAction(kind='bash', content='ls /etc')
@@ -76,7 +79,8 @@ def parse_action(text: str) -> OsAction:
             if not code and rest and not rest.lower().startswith(("code", "command")):
                 code = rest
             if not code:
-                raise ActionError("'Act: bash' needs the command in a ```bash code block after it.", False)
+                raise _refused("'Act: bash' needs the command in a ```bash code block after it.",
+                               InvalidReason.BAD_ARGUMENT)
             return OsAction("bash", code)
         if word.startswith("finish"):
             return OsAction("finish")
@@ -85,7 +89,7 @@ def parse_action(text: str) -> OsAction:
             if found is not None:
                 return found
     if acts:
-        raise ActionError("The 'Act:' line names no action: use 'Act: bash', 'Act: answer(...)' or 'Act: finish'.")
+        raise _refused("The 'Act:' line names no action: use 'Act: bash', 'Act: answer(...)' or 'Act: finish'.")
     stripped = text.strip()
     inline = _INLINE_FENCE.match(stripped)
     if inline:
@@ -94,7 +98,8 @@ def parse_action(text: str) -> OsAction:
     if code:
         return OsAction("bash", code)
     if "```" in text:
-        raise ActionError("The code block is empty or not closed: put the command between ```bash and ```.", False)
+        raise _refused("The code block is empty or not closed: put the command between ```bash and ```.",
+                       InvalidReason.BAD_ARGUMENT)
     match = _ANSWER_LINE.search(text)
     if match:
         line = text[match.start():].split("\n", 1)[0]
@@ -106,4 +111,4 @@ def parse_action(text: str) -> OsAction:
     one_line = _ONE_LINE_BASH.match(stripped)
     if one_line:
         return OsAction("bash", one_line.group(1).strip())
-    raise ActionError("No action found.")
+    raise _refused("No action found.")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from agentgym_text.core.info import FinishReason, InvalidReason
+from agentgym_text.core.info import FinishReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.envs.os.actions import FORMAT_HELP, ActionError, parse_action
+from agentgym_text.envs.os.actions import FORMAT_HELP, parse_action
 from agentgym_text.envs.os.expert import bash_action, expert_action
 from agentgym_text.envs.os.generator import TaskInstance, output_meets
 from agentgym_text.envs.os.render import OUTPUT_CHARS, render_intro, render_output, shown_output
@@ -94,11 +94,7 @@ class OsEnv(TextEnv):
         return Start(observation=render_intro(self._instance.description), goal=self._instance.description)
 
     def _act(self, action: str) -> Outcome:
-        try:
-            parsed = parse_action(action)
-        except ActionError as error:
-            reason = InvalidReason.UNPARSABLE if error.unparsable else InvalidReason.BAD_ARGUMENT
-            return Outcome.invalid(f"{error} {FORMAT_HELP}", reason)
+        parsed = parse_action(action)  # an ActionError is the step's invalid outcome
         task, sandbox = self._instance, self._sandbox
         assert task is not None and sandbox is not None
         try:

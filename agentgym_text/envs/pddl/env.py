@@ -9,6 +9,7 @@ from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress, match_score
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
+from agentgym_text.core.text_format import AGENTBOARD
 from agentgym_text.envs.pddl.actions import ParseFailure, normalise
 from agentgym_text.envs.pddl.agentboard_text import GOAL_SATISFIED, NO_EFFECT, NOT_VALID, AgentBoardText
 from agentgym_text.envs.pddl.deadends import proven_dead_end
@@ -19,12 +20,11 @@ from agentgym_text.envs.pddl.problem_files import PROBLEM_DIR, LoadedProblem, lo
 from agentgym_text.envs.pddl.tasks import max_steps_for, shipped_tasks
 from agentgym_text.envs.pddl.registration import FAMILY
 
-__all__ = ["PDDLEnv", "LOOK_ACTIONS", "TEXT_FORMATS"]
+__all__ = ["PDDLEnv", "LOOK_ACTIONS"]
 
 logger = logging.getLogger(__name__)
 
 LOOK_ACTIONS = frozenset({"look around", "look", "look at the state", "observe", "state"})
-TEXT_FORMATS = ("agentboard", "clear")
 
 _AGENTBOARD_FORMAT = "one action per step, written as in the valid-action list"
 
@@ -92,6 +92,7 @@ class PDDLEnv(TextEnv):
     """
 
     cheap_admissible_actions = True
+    text_formats = (AGENTBOARD, "clear")
     action_format = "one action per step, in words or in operator form (the PDDL name, then its arguments)"
     action_example = "stack b1 on b2"
 
@@ -101,12 +102,8 @@ class PDDLEnv(TextEnv):
         problem_file: str | Path | None = None,
         max_steps: int | None = None,
         domain_file: str | Path | None = None,
-        text_format: str = "agentboard",
-        agentboard_fixes: bool = True,
         **kwargs,
     ):
-        if text_format not in TEXT_FORMATS:
-            raise ValueError(f"text_format must be one of {TEXT_FORMATS}, not {text_format!r}")
         if problem_file is not None:
             if domain is None:
                 raise ValueError("problem_file needs domain= (one of blocksworld, gripper, barman, tyreworld)")
@@ -116,9 +113,7 @@ class PDDLEnv(TextEnv):
         else:
             tasks = shipped_tasks(domain)
         super().__init__(tasks, **kwargs)
-        self.text_format = text_format
-        self.agentboard_fixes = agentboard_fixes
-        if text_format == "agentboard":
+        if self.text_format == AGENTBOARD:
             self.action_format = _AGENTBOARD_FORMAT
         self._problem: LoadedProblem | None = None
         self._agentboard: AgentBoardText | None = None
@@ -157,7 +152,7 @@ class PDDLEnv(TextEnv):
             task.params["domain"], path if path.is_absolute() else PROBLEM_DIR / path, task.params.get("domain_file")
         )
         self._state = self._problem.ground.init
-        if self.text_format == "agentboard":
+        if self.text_format == AGENTBOARD:
             self._agentboard = AgentBoardText(self._problem, self.agentboard_fixes)
             listing = self._agentboard.listing(self._state)
             self.action_example = listing[0].strip()

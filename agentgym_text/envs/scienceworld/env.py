@@ -42,6 +42,7 @@ from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
+from agentgym_text.core.text_format import AGENTBOARD
 from agentgym_text.envs.scienceworld.actions import (
     ACTION_EXAMPLE,
     ACTION_FORMAT,
@@ -55,9 +56,7 @@ from agentgym_text.envs.scienceworld.expert import GoldPathExpert
 from agentgym_text.envs.scienceworld.session import CommandSession
 from agentgym_text.envs.scienceworld.tasks import instance_to_task, make_tasks, subgoal_tracker
 
-__all__ = ["ScienceWorldTextEnv", "DEFAULT_JVM_RESTART_EVERY", "DEFAULT_JVM_MAX_RSS_MIB", "TEXT_FORMATS"]
-
-TEXT_FORMATS = ("agentboard", "clear")
+__all__ = ["ScienceWorldTextEnv", "DEFAULT_JVM_RESTART_EVERY", "DEFAULT_JVM_MAX_RSS_MIB"]
 
 logger = logging.getLogger(__name__)
 
@@ -110,6 +109,7 @@ class ScienceWorldTextEnv(TextEnv):
     """
 
     cheap_admissible_actions = False
+    text_formats = (AGENTBOARD, "clear")
     action_format = ACTION_FORMAT
     action_example = ACTION_EXAMPLE
 
@@ -120,13 +120,9 @@ class ScienceWorldTextEnv(TextEnv):
         fresh_jvm_per_episode: bool = False,
         jvm_restart_every: int | None = DEFAULT_JVM_RESTART_EVERY,
         jvm_max_rss_mib: float | None = DEFAULT_JVM_MAX_RSS_MIB,
-        text_format: str = "agentboard",
-        agentboard_fixes: bool = True,
         **kwargs: Any,
     ):
         require_package()
-        if text_format not in TEXT_FORMATS:
-            raise ValueError(f"text_format must be one of {TEXT_FORMATS}, not {text_format!r}")
         if jvm_restart_every is not None and int(jvm_restart_every) < 1:
             raise ValueError(f"jvm_restart_every must be at least 1 (or None), not {jvm_restart_every!r}")
         super().__init__(make_tasks(task_name, variation), **kwargs)
@@ -135,9 +131,7 @@ class ScienceWorldTextEnv(TextEnv):
         self.jvm_max_rss_mib = jvm_max_rss_mib
         self.jvm_restarts = 0
         """JVM replacements so far (not counting the first start)."""
-        self.text_format = text_format
-        self.agentboard_fixes = bool(agentboard_fixes)
-        self._agentboard = text_format == "agentboard"
+        self._agentboard = self.text_format == AGENTBOARD
         if self._agentboard:
             self.action_format = AGENTBOARD_ACTION_FORMAT
         self._engine = ScienceWorldEngine()

@@ -12,7 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Call", "CallParseError", "parse_call", "format_call", "is_bare_name"]
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
+
+__all__ = ["Call", "parse_call", "format_call", "is_bare_name"]
 
 _ACTION_LINE = re.compile(r"^[ \t]*action\s*:", re.IGNORECASE | re.MULTILINE)
 _ACTION_PREFIX = re.compile(r"^\s*(?:action\s*:\s*)?", re.IGNORECASE)
@@ -32,21 +35,13 @@ class Call:
         return format_call(self.name, self.args)
 
 
-class CallParseError(ValueError):
-    """The text is not a call; ``reason`` is "unparsable" (format) or "unknown_action" (bare unknown word)."""
-
-    def __init__(self, message: str, reason: str = "unparsable"):
-        super().__init__(message)
-        self.reason = reason
-
-
 def format_call(name: str, args: dict[str, Any]) -> str:
     """The canonical action text of a call, e.g. ``get_projects with Action Input: {}``."""
     return f"{name} with Action Input: {json.dumps(args, ensure_ascii=False)}"
 
 
 def parse_call(text: str) -> Call:
-    """Read ``[Action:] <name> with Action Input: <dict>``; raise ``CallParseError`` saying what is wrong.
+    """Read ``[Action:] <name> with Action Input: <dict>``; raise ``ActionError`` saying what is wrong.
 
     Text before the last line that starts with ``Action:`` (an LLM's thought) is ignored.
     """
@@ -57,9 +52,10 @@ def parse_call(text: str) -> Call:
     body = _ACTION_PREFIX.sub("", body, count=1).strip().strip("`").strip()
     match = _CALL.match(body)
     if match is None:
-        raise CallParseError(
+        raise ActionError(
             "Format error: write the call as '<function> with Action Input: {\"arg\": value}', e.g. "
-            "'finish with Action Input: {\"answer\": \"...\"}'. Use check_valid_actions to list the functions."
+            "'finish with Action Input: {\"answer\": \"...\"}'. Use check_valid_actions to list the functions.",
+            InvalidReason.UNPARSABLE,
         )
     name, raw = match.group(1), match.group(2).strip().rstrip("`").strip()
     return Call(name=name, args=_parse_arguments(raw))
@@ -72,18 +68,21 @@ def _parse_arguments(raw: str) -> dict[str, Any]:
     if value is None and "}" in raw:  # tolerate text after the closing brace
         value = _load(raw[: raw.rindex("}") + 1])
     if value is None:
-        raise CallParseError(
+        raise ActionError(
             "The Action Input is not a valid JSON object (or Python dict literal). Nothing was executed. "
-            'Write it like {"name": "value", "count": 3}.'
+            'Write it like {"name": "value", "count": 3}.',
+            InvalidReason.UNPARSABLE,
         )
     if not isinstance(value, dict):
-        raise CallParseError(
+        raise ActionError(
             f"The Action Input must be an object of named arguments, not a {type(value).__name__}. "
-            "Nothing was executed."
+            "Nothing was executed.",
+            InvalidReason.UNPARSABLE,
         )
     problem = _non_data(value, 0)
     if problem:
-        raise CallParseError(f"The Action Input holds {problem}; only plain data is accepted. Nothing was executed.")
+        raise ActionError(f"The Action Input holds {problem}; only plain data is accepted. Nothing was executed.",
+                          InvalidReason.UNPARSABLE)
     return {str(key): _as_json(item) for key, item in value.items()}
 
 

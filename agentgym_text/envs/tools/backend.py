@@ -1,7 +1,9 @@
 """The interface every tool backend implements, so a live-API adapter could replace an offline one.
 
 A ``Toolkit`` is built fresh for each episode from the task's ``config``; ``call`` runs one function whose
-arguments ``schema.check_arguments`` has already converted, and returns plain JSON-like data.
+arguments ``schema.check_arguments`` has already converted, and returns plain JSON-like data. A call the backend
+cannot serve raises core's ``ActionError``: ``unknown_object`` (no such id or name), ``precondition_failed`` (e.g. a
+date range in the future for a historical query) or ``bad_argument``.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any, ClassVar
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.schema import FunctionSpec, Param
 
-__all__ = ["Toolkit", "ToolError", "FINISH_SPEC", "USER_DATE_SPECS"]
+__all__ = ["Toolkit", "FINISH_SPEC", "USER_DATE_SPECS"]
 
 FINISH_SPEC = FunctionSpec(
     "finish",
@@ -25,15 +27,6 @@ USER_DATE_SPECS = (
     FunctionSpec("get_user_current_date", "Get the user's current date.", (), "the date as 'YYYY-MM-DD'"),
     FunctionSpec("get_user_current_location", "Get the user's current city.", (), "the city name"),
 )
-
-
-class ToolError(Exception):
-    """A call the backend cannot serve; ``reason`` is "unknown_object" (no such id/name) or
-    "precondition_failed" (e.g. a date range in the future for a historical query)."""
-
-    def __init__(self, message: str, reason: str = "unknown_object"):
-        super().__init__(message)
-        self.reason = reason
 
 
 class Toolkit:

@@ -12,7 +12,7 @@ Action(kind='type', element_id=20, text='blue shoes', enter=False, key='', index
 ...     parse_action("click [abc]")
 ... except ActionError as error:
 ...     print(error)
-click needs a numeric element id from the page, e.g. 'click [12]'.
+Invalid action: click needs a numeric element id from the page, e.g. 'click [12]'.
 """
 
 from __future__ import annotations
@@ -20,7 +20,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Action", "ActionError", "parse_action", "GRAMMAR", "KINDS", "normalise_keys"]
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
+
+__all__ = ["Action", "parse_action", "GRAMMAR", "KINDS", "normalise_keys"]
 
 GRAMMAR = (
     "click [id], type [id] [text] [0|1] (Enter is pressed unless the last argument is 0), hover [id], "
@@ -42,10 +45,6 @@ _KEY_NAMES = {
 }
 
 
-class ActionError(ValueError):
-    """The text is not one action of the grammar; the message says what is wrong and what would be right."""
-
-
 @dataclass(frozen=True)
 class Action:
     kind: str
@@ -56,6 +55,11 @@ class Action:
     index: int = 0
     url: str = ""
     answer: str = ""
+
+
+def _unreadable(message: str) -> ActionError:
+    """The text is not one action of the grammar; ``message`` says what is wrong and what would be right."""
+    return ActionError(f"Invalid action: {message}", InvalidReason.UNPARSABLE)
 
 
 def _body(text: str) -> str:
@@ -71,21 +75,21 @@ def normalise_keys(combination: str) -> str:
     keys = []
     for part in combination.replace(" ", "").split("+"):
         if not part:
-            raise ActionError(f"'{combination}' is not a key combination; try e.g. 'press [Enter]' or 'press [Control+a]'.")
+            raise _unreadable(f"'{combination}' is not a key combination; try e.g. 'press [Enter]' or 'press [Control+a]'.")
         named = _KEY_NAMES.get(part.lower())
         if named:
             keys.append(named)
         elif len(part) == 1 or re.fullmatch(r"F([1-9]|1[0-2])", part):
             keys.append(part)
         else:
-            raise ActionError(f"unknown key '{part}' in press [{combination}]; use names such as Enter, Tab, "
+            raise _unreadable(f"unknown key '{part}' in press [{combination}]; use names such as Enter, Tab, "
                               f"Escape, ArrowDown, Control+a.")
     return "+".join(keys)
 
 
 def _element(kind: str, argument: str) -> int:
     if not re.fullmatch(r"\d{1,9}", argument.strip()):
-        raise ActionError(f"{kind} needs a numeric element id from the page, e.g. '{kind} [12]'.")
+        raise _unreadable(f"{kind} needs a numeric element id from the page, e.g. '{kind} [12]'.")
     return int(argument)
 
 
@@ -94,25 +98,25 @@ def parse_action(text: str) -> Action:
     body = _body(text)
     match = re.match(r"([A-Za-z_]+)\s*(.*)$", body, re.DOTALL)
     if not match:
-        raise ActionError(f"cannot read an action in '{body[:80]}'. Actions: {GRAMMAR}.")
+        raise _unreadable(f"cannot read an action in '{body[:80]}'. Actions: {GRAMMAR}.")
     kind, rest = match.group(1).lower(), match.group(2).strip()
     if kind not in KINDS:
-        raise ActionError(f"'{match.group(1)}' is not an action. Actions: {GRAMMAR}.")
+        raise _unreadable(f"'{match.group(1)}' is not an action. Actions: {GRAMMAR}.")
     if kind in _NO_ARGUMENT:
         if rest:
-            raise ActionError(f"{kind} takes no argument; send just '{kind}'.")
+            raise _unreadable(f"{kind} takes no argument; send just '{kind}'.")
         return Action(kind)
     if kind == "stop":
         if not rest:
             return Action(kind, answer="")
         if not (rest.startswith("[") and rest.endswith("]")):
-            raise ActionError("write the answer in brackets: 'stop [answer]' ('stop [N/A]' if there is none).")
+            raise _unreadable("write the answer in brackets: 'stop [answer]' ('stop [N/A]' if there is none).")
         return Action(kind, answer=rest[1:-1].strip())
     if kind == "type":
         found = re.fullmatch(r"\[\s*(\S*?)\s*\]\s*\[(.*)\]\s*\[\s*([01])\s*\]", rest, re.DOTALL) or re.fullmatch(
             r"\[\s*(\S*?)\s*\]\s*\[(.*)\]", rest, re.DOTALL)
         if not found:
-            raise ActionError("type needs an element id and the text: 'type [12] [text to type] [1]' (last "
+            raise _unreadable("type needs an element id and the text: 'type [12] [text to type] [1]' (last "
                               "argument 0 = do not press Enter).")
         enter = found.group(3) != "0" if found.lastindex == 3 else True
         return Action(kind, element_id=_element(kind, found.group(1)), text=found.group(2), enter=enter)
@@ -120,7 +124,7 @@ def parse_action(text: str) -> Action:
     if not found:
         example = {"click": "click [12]", "hover": "hover [12]", "press": "press [Enter]", "scroll": "scroll [down]",
                    "tab_focus": "tab_focus [0]", "goto": "goto [http://...]"}[kind]
-        raise ActionError(f"{kind} needs its argument in brackets, e.g. '{example}'.")
+        raise _unreadable(f"{kind} needs its argument in brackets, e.g. '{example}'.")
     argument = found.group(1).strip()
     if kind in ("click", "hover"):
         return Action(kind, element_id=_element(kind, argument))
@@ -129,12 +133,12 @@ def parse_action(text: str) -> Action:
     if kind == "scroll":
         direction = argument.lower().removeprefix("direction=").strip("'\" ")
         if direction not in ("up", "down"):
-            raise ActionError("scroll takes 'up' or 'down': 'scroll [down]'.")
+            raise _unreadable("scroll takes 'up' or 'down': 'scroll [down]'.")
         return Action(kind, text=direction)
     if kind == "tab_focus":
         if not re.fullmatch(r"\d{1,3}", argument):
-            raise ActionError("tab_focus needs a tab number from the tab line, e.g. 'tab_focus [0]'.")
+            raise _unreadable("tab_focus needs a tab number from the tab line, e.g. 'tab_focus [0]'.")
         return Action(kind, index=int(argument))
     if not argument:
-        raise ActionError("goto needs a URL: 'goto [http://...]'.")
+        raise _unreadable("goto needs a URL: 'goto [http://...]'.")
     return Action(kind, url=argument)

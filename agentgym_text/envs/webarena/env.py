@@ -20,7 +20,7 @@ from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.envs.webarena.actions import GRAMMAR, ActionError, parse_action
+from agentgym_text.envs.webarena.actions import GRAMMAR, parse_action
 from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Session
 from agentgym_text.envs.webarena.expert import Expert
 from agentgym_text.envs.webarena.render import DEFAULT_MAX_CHARS, render_page
@@ -177,10 +177,7 @@ class WebArenaEnv(TextEnv):
 
     # ---- actions ----------------------------------------------------------------------------------------
     def _act(self, action: str) -> Outcome:
-        try:
-            parsed = parse_action(action)
-        except ActionError as error:
-            return Outcome.invalid(f"Invalid action: {error}", InvalidReason.UNPARSABLE)
+        parsed = parse_action(action)  # an ActionError is the step's invalid outcome
         self._expert.saw(action, parsed)
         session = self._session
         kind = parsed.kind

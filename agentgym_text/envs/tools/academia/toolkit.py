@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentgym_text.envs.tools.backend import Toolkit, ToolError
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
+from agentgym_text.envs.tools.backend import Toolkit
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.schema import FunctionSpec, Param
 from agentgym_text.envs.tools.academia.network import CitationNetwork, citation_network
@@ -42,18 +44,18 @@ class AcademiaToolkit(Toolkit):
 
     def _need(self, graph: str) -> None:
         if graph not in self.loaded:
-            raise ToolError(f"{graph} is not loaded; call load{graph} first.", "precondition_failed")
+            raise ActionError(f"{graph} is not loaded; call load{graph} first.", InvalidReason.PRECONDITION)
 
     def _paper(self, node: str):
         paper = self.net.paper(node)
         if paper is None:
-            raise ToolError(f"There is no paper named {node[:120]!r} in PaperNet.")
+            raise ActionError(f"There is no paper named {node[:120]!r} in PaperNet.", InvalidReason.UNKNOWN_OBJECT)
         return paper
 
     def _author(self, node: str):
         author = self.net.author(node)
         if author is None:
-            raise ToolError(f"There is no author named {node[:120]!r} in AuthorNet.")
+            raise ActionError(f"There is no author named {node[:120]!r} in AuthorNet.", InvalidReason.UNKNOWN_OBJECT)
         return author
 
     def do_loadPaperNet(self) -> str:
@@ -86,7 +88,8 @@ class AcademiaToolkit(Toolkit):
         first, second = self._author(node1), self._author(node2)
         papers = self.net.papers_together(first.name, second.name)
         if not papers:
-            raise ToolError(f"There is no edge between {first.name} and {second.name} in AuthorNet.")
+            raise ActionError(f"There is no edge between {first.name} and {second.name} in AuthorNet.",
+                              InvalidReason.UNKNOWN_OBJECT)
         return {"papers": papers}
 
     def do_paperEdgeCheck(self, node1: str, node2: str) -> dict[str, Any]:
@@ -96,7 +99,8 @@ class AcademiaToolkit(Toolkit):
             return {"relation": f"{first.title} cites {second.title}"}
         if first.title in second.cites:
             return {"relation": f"{second.title} cites {first.title}"}
-        raise ToolError(f"There is no edge between {first.title!r} and {second.title!r} in PaperNet.")
+        raise ActionError(f"There is no edge between {first.title!r} and {second.title!r} in PaperNet.",
+                          InvalidReason.UNKNOWN_OBJECT)
 
     def example_calls(self) -> list[Call]:
         calls = [Call("loadPaperNet", {}), Call("loadAuthorNet", {})]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentgym_text.envs.tools.backend import Toolkit, ToolError
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
+from agentgym_text.envs.tools.backend import Toolkit
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.movie.database import Film, FilmDatabase, Person, film_database
 from agentgym_text.envs.tools.schema import FunctionSpec, Param
@@ -53,13 +55,15 @@ class MovieToolkit(Toolkit):
     def _film(self, movie_id: int) -> Film:
         film = self.db.films.get(movie_id)
         if film is None:
-            raise ToolError(f"There is no movie with id {movie_id}; find ids with get_search_movie.")
+            raise ActionError(f"There is no movie with id {movie_id}; find ids with get_search_movie.",
+                              InvalidReason.UNKNOWN_OBJECT)
         return film
 
     def _person(self, person_id: int) -> Person:
         person = self.db.people.get(person_id)
         if person is None:
-            raise ToolError(f"There is no person with id {person_id}; find ids with get_search_person.")
+            raise ActionError(f"There is no person with id {person_id}; find ids with get_search_person.",
+                              InvalidReason.UNKNOWN_OBJECT)
         return person
 
     def do_get_search_movie(self, movie_name: str) -> list[dict]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentgym_text.envs.tools.backend import Toolkit, ToolError
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
+from agentgym_text.envs.tools.backend import Toolkit
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.render import render_output
 from agentgym_text.envs.tools.schema import FunctionSpec, Param
@@ -80,38 +82,41 @@ class SheetToolkit(Toolkit):
         try:
             return parse_position(text)
         except PositionError as error:
-            raise ToolError(str(error), "bad_argument") from None
+            raise ActionError(str(error), InvalidReason.BAD_ARGUMENT) from None
 
     def call(self, name: str, args: dict[str, Any]) -> Any:
         try:
             return super().call(name, args)
         except SheetError as error:
-            raise ToolError(str(error), "precondition_failed") from None
+            raise ActionError(str(error), InvalidReason.PRECONDITION) from None
 
     def _formula_cells(self, start_position: str | None, end_position: str | None,
                        position_list: list | None) -> list[str]:
         if position_list is not None:
             if start_position is not None or end_position is not None:
-                raise ToolError("Give either start_position and end_position or position_list, not both.",
-                                "bad_argument")
+                raise ActionError("Give either start_position and end_position or position_list, not both.",
+                                  InvalidReason.BAD_ARGUMENT)
             if not position_list or not all(isinstance(item, str) for item in position_list):
-                raise ToolError("position_list must be a non-empty list of positions like 'C2'.", "bad_argument")
+                raise ActionError("position_list must be a non-empty list of positions like 'C2'.",
+                                  InvalidReason.BAD_ARGUMENT)
             return [self.sheet.get(*self._pos(item)) for item in position_list]
         if start_position is None or end_position is None:
-            raise ToolError("Give start_position and end_position, or position_list.", "bad_argument")
+            raise ActionError("Give start_position and end_position, or position_list.", InvalidReason.BAD_ARGUMENT)
         block = self.sheet.block(self._pos(start_position), self._pos(end_position))
         return [cell for row in block for cell in row]
 
     @staticmethod
     def _scalar(value: Any, name: str) -> Any:
         if isinstance(value, (list, dict)):
-            raise ToolError(f"{name} must be a single value, not a {type(value).__name__}.", "bad_argument")
+            raise ActionError(f"{name} must be a single value, not a {type(value).__name__}.",
+                              InvalidReason.BAD_ARGUMENT)
         return value
 
     # ---- functions ---------------------------------------------------------------------------------
     def do_open_sheet(self, name: str) -> str:
         if name.strip() != self.sheet.title:
-            raise ToolError(f"There is no sheet named {name[:40]!r}; this task uses {self.sheet.title}.")
+            raise ActionError(f"There is no sheet named {name[:40]!r}; this task uses {self.sheet.title}.",
+                              InvalidReason.UNKNOWN_OBJECT)
         return f"You are now in {self.sheet.title}"
 
     def do_get_all_values(self) -> list[list[str]]:
@@ -125,7 +130,7 @@ class SheetToolkit(Toolkit):
 
     def do_get_A1_annotation(self, row: int, col: int) -> str:
         if row < 1 or col < 1:
-            raise ToolError("row and col are 1-based: both must be at least 1.", "bad_argument")
+            raise ActionError("row and col are 1-based: both must be at least 1.", InvalidReason.BAD_ARGUMENT)
         position = a1(row, col)
         self._pos(position)
         return position
@@ -164,7 +169,7 @@ class SheetToolkit(Toolkit):
 
     def do_delete_batch_data(self, dimension: str, index_list: list) -> list[list[str]]:
         if not index_list or not all(isinstance(i, int) and not isinstance(i, bool) for i in index_list):
-            raise ToolError("index_list must be a non-empty list of 1-based integers.", "bad_argument")
+            raise ActionError("index_list must be a non-empty list of 1-based integers.", InvalidReason.BAD_ARGUMENT)
         self.sheet.delete(dimension, index_list)
         return self.sheet.values()
 
@@ -183,7 +188,7 @@ class SheetToolkit(Toolkit):
 
     def do_freeze_data(self, dimension: str, num: int) -> str:
         if num < 0:
-            raise ToolError("num cannot be negative.", "bad_argument")
+            raise ActionError("num cannot be negative.", InvalidReason.BAD_ARGUMENT)
         self.sheet.frozen[dimension] = num
         return f"Froze {num} {dimension}."
 

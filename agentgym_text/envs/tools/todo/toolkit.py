@@ -6,7 +6,9 @@ import datetime as dt
 import sqlite3
 from typing import Any
 
-from agentgym_text.envs.tools.backend import USER_DATE_SPECS, Toolkit, ToolError
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
+from agentgym_text.envs.tools.backend import USER_DATE_SPECS, Toolkit
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.schema import FunctionSpec, Param
 from agentgym_text.envs.tools.todo.database import TodoDatabase
@@ -62,13 +64,15 @@ class TodoToolkit(Toolkit):
     def _project(self, project_id: str) -> sqlite3.Row:
         row = self.db.project(project_id.strip())
         if row is None:
-            raise ToolError(f"There is no project with id {project_id[:40]!r}; get_projects lists them.")
+            raise ActionError(f"There is no project with id {project_id[:40]!r}; get_projects lists them.",
+                              InvalidReason.UNKNOWN_OBJECT)
         return row
 
     def _task(self, task_id: str) -> sqlite3.Row:
         row = self.db.task(task_id.strip())
         if row is None:
-            raise ToolError(f"There is no task with id {task_id[:40]!r}; get_tasks lists a project's tasks.")
+            raise ActionError(f"There is no task with id {task_id[:40]!r}; get_tasks lists a project's tasks.",
+                              InvalidReason.UNKNOWN_OBJECT)
         return row
 
     def do_get_user_current_date(self) -> str:
@@ -100,7 +104,7 @@ class TodoToolkit(Toolkit):
     def do_complete_task(self, task_id: str) -> dict:
         row = self._task(task_id)
         if row["is_completed"]:
-            raise ToolError(f"Task {row['id']} is already completed.", "precondition_failed")
+            raise ActionError(f"Task {row['id']} is already completed.", InvalidReason.PRECONDITION)
         self.db.update("tasks", row["id"], "is_completed", 1)
         return _task_view(self._task(row["id"]))
 
@@ -109,8 +113,8 @@ class TodoToolkit(Toolkit):
         try:
             date = dt.date.fromisoformat(due_date.strip())
         except ValueError:
-            raise ToolError(f"due_date must be a date written YYYY-MM-DD, not {due_date[:30]!r}.",
-                            "bad_argument") from None
+            raise ActionError(f"due_date must be a date written YYYY-MM-DD, not {due_date[:30]!r}.",
+                              InvalidReason.BAD_ARGUMENT) from None
         self.db.update("tasks", row["id"], "due_date", date.isoformat())
         return _task_view(self._task(row["id"]))
 

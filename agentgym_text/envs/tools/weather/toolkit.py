@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from agentgym_text.envs.tools.backend import USER_DATE_SPECS, Toolkit, ToolError
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import InvalidReason
+from agentgym_text.envs.tools.backend import USER_DATE_SPECS, Toolkit
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.schema import FunctionSpec, Param
 from agentgym_text.envs.tools.weather.cities import City, city_by_name
@@ -78,12 +80,14 @@ class WeatherToolkit(Toolkit):
     @staticmethod
     def _city(latitude: float, longitude: float) -> City:
         if not (-90 <= latitude <= 90 and -180 <= longitude <= 180):
-            raise ToolError("latitude must be within -90..90 and longitude within -180..180.", "bad_argument")
+            raise ActionError("latitude must be within -90..90 and longitude within -180..180.",
+                              InvalidReason.BAD_ARGUMENT)
         city = nearest_city(latitude, longitude)
         if city is None:
-            raise ToolError(
+            raise ActionError(
                 f"No weather data for ({latitude}, {longitude}): this offline service covers its listed cities "
-                "(within 50 km). Use get_latitude_longitude to find a city's coordinates."
+                "(within 50 km). Use get_latitude_longitude to find a city's coordinates.",
+                InvalidReason.UNKNOWN_OBJECT,
             )
         return city
 
@@ -92,21 +96,22 @@ class WeatherToolkit(Toolkit):
         try:
             return dt.date.fromisoformat(text.strip())
         except ValueError:
-            raise ToolError(f"{name} must be a date written YYYY-MM-DD, not {text[:30]!r}.", "bad_argument") from None
+            raise ActionError(f"{name} must be a date written YYYY-MM-DD, not {text[:30]!r}.",
+                              InvalidReason.BAD_ARGUMENT) from None
 
     def _range(self, start_date: str, end_date: str, future: bool) -> list[dt.date]:
         start, end = self._date(start_date, "start_date"), self._date(end_date, "end_date")
         if start > end:
-            raise ToolError("start_date must not be later than end_date.", "precondition_failed")
+            raise ActionError("start_date must not be later than end_date.", InvalidReason.PRECONDITION)
         if (end - start).days + 1 > MAX_SPAN_DAYS:
-            raise ToolError(f"The range may span at most {MAX_SPAN_DAYS} days.", "precondition_failed")
+            raise ActionError(f"The range may span at most {MAX_SPAN_DAYS} days.", InvalidReason.PRECONDITION)
         if future:
             if start <= self.today:
-                raise ToolError(f"A forecast starts after the current date {self.today}.", "precondition_failed")
+                raise ActionError(f"A forecast starts after the current date {self.today}.", InvalidReason.PRECONDITION)
             if end > self.today + dt.timedelta(days=FORECAST_DAYS):
-                raise ToolError(f"Forecasts reach at most {FORECAST_DAYS} days ahead.", "precondition_failed")
+                raise ActionError(f"Forecasts reach at most {FORECAST_DAYS} days ahead.", InvalidReason.PRECONDITION)
         elif end >= self.today:
-            raise ToolError(f"Historical data ends before the current date {self.today}.", "precondition_failed")
+            raise ActionError(f"Historical data ends before the current date {self.today}.", InvalidReason.PRECONDITION)
         return [start + dt.timedelta(days=offset) for offset in range((end - start).days + 1)]
 
     def _series(self, kind: str, latitude: float, longitude: float, start: str, end: str, future: bool) -> dict:
@@ -120,8 +125,8 @@ class WeatherToolkit(Toolkit):
     def _today(self, kind: str, latitude: float, longitude: float, current_date: str) -> dict:
         city = self._city(latitude, longitude)
         if self._date(current_date, "current_date") != self.today:
-            raise ToolError("current_date must be today's date; call get_user_current_date.",
-                            "precondition_failed")
+            raise ActionError("current_date must be today's date; call get_user_current_date.",
+                              InvalidReason.PRECONDITION)
         weather = daily_weather(city, self.today)
         out: dict[str, Any] = {"latitude": city.latitude, "longitude": city.longitude, "date": self.today.isoformat()}
         for field in _DAILY_FIELDS[kind]:
@@ -138,7 +143,7 @@ class WeatherToolkit(Toolkit):
     def do_get_latitude_longitude(self, name: str) -> dict:
         city = city_by_name(name)
         if city is None:
-            raise ToolError(f"No city named {name[:60]!r} in the offline gazetteer.")
+            raise ActionError(f"No city named {name[:60]!r} in the offline gazetteer.", InvalidReason.UNKNOWN_OBJECT)
         return {"results": [{"name": city.name, "country": city.country, "latitude": city.latitude,
                              "longitude": city.longitude}]}
 
@@ -184,7 +189,7 @@ class WeatherToolkit(Toolkit):
 
     def do_get_air_quality_level(self, air_quality_index: float) -> str:
         if air_quality_index < 0:
-            raise ToolError("air_quality_index cannot be negative.", "bad_argument")
+            raise ActionError("air_quality_index cannot be negative.", InvalidReason.BAD_ARGUMENT)
         return air_quality_level(air_quality_index)
 
     def example_calls(self) -> list[Call]:

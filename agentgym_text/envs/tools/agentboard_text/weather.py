@@ -1,6 +1,6 @@
 """AgentBoard's weather tool (``utils/weather/weather_tools.py`` at HEAD bb7255e) ported over our climate model.
 
-The same date checks and texts, the same cleaning of open-meteo's answers (``agentboard_api`` serves our data in
+The same date checks and texts, the same cleaning of open-meteo's answers (``api`` serves our data in
 their schema), ``geopy``'s geodesic distance and the air-quality bands (with the FIX variant). ``WEATHER[name]`` =
 (parameter names in the order AgentBoard's env reads them, function(session, ...) -> (success, result)).
 """

@@ -1,10 +1,11 @@
-"""One step the way AgentBoard's tool harness and env take it (the agentboard text format of ``ToolEnv``).
+"""One step the way AgentBoard's tool harness and env take it.
 
-``AgentBoardStep.run(message)`` returns the observation text AgentBoard would show and a ``kind``:
-"format" (no ``with Action Input:``), "input" (input not a literal), "invalid" (unknown name), "error" (a Python
-exception: ``ERROR | <Type>(<msg>)``), "failed" (the tool answered with its own failure text), "help", "ok" and
-"finish". For "ok" and "finish" it also gives the call's parameters, so the env can credit progress on its own
-backend. Sheet follows ``agentboard_sheet`` and AgentBoard's ``sheet_env.py`` (``_sheet``).
+``AgentBoardStep.run(message)`` returns the observation text AgentBoard would show and a ``kind``: "ok", "failed"
+(the tool answered with its own failure text), "help", "finish", or "refused" with the ``reason``: ``unparsable``
+for no ``with Action Input:`` or an input that is not a literal, ``unknown_action`` for an unknown name,
+``bad_argument`` for a Python exception (``ERROR | <Type>(<msg>)``). For "ok" and "finish" it also gives the
+call's parameters, so the env can credit progress on its own backend. Sheet follows ``sheet`` and AgentBoard's
+``sheet_env.py`` (``_sheet``).
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentgym_text.envs.tools import agentboard_text as words
-from agentgym_text.envs.tools.agentboard_sheet import SHEET, invalid_sheet_action
-from agentgym_text.envs.tools.agentboard_tools import TOOLS, Session
-from agentgym_text.envs.tools.agentboard_weather import air_quality_level_fixed
+from agentgym_text.core.info import InvalidReason
+from agentgym_text.envs.tools.agentboard_text import words
+from agentgym_text.envs.tools.agentboard_text.sheet import SHEET, invalid_sheet_action
+from agentgym_text.envs.tools.agentboard_text.functions import TOOLS, Session
+from agentgym_text.envs.tools.agentboard_text.weather import air_quality_level_fixed
 
 __all__ = ["AgentBoardStep", "StepResult"]
 
@@ -28,6 +30,18 @@ class StepResult:
     params: dict[str, Any] = field(default_factory=dict)
     ends_episode: bool = False
     """AgentBoard's own rule: the rebuilt action contains "finish"/"Finish" and no exception was raised."""
+    reason: InvalidReason | None = None
+    """Why the step is invalid: set for "refused", and ``precondition_failed`` for "failed" (FIX-FAILED-VALID)."""
+
+
+def _refused(observation: str, reason: InvalidReason, name: str = "", ends: bool = False) -> StepResult:
+    return StepResult(observation, "refused", name, ends_episode=ends, reason=reason)
+
+
+def _answered(result: Any, success: bool, name: str, kwargs: dict[str, Any], ends: bool) -> StepResult:
+    if success:
+        return StepResult(str(result), "ok", name, kwargs, ends)
+    return StepResult(str(result), "failed", name, kwargs, ends, InvalidReason.PRECONDITION)
 
 
 class AgentBoardStep:
@@ -42,12 +56,12 @@ class AgentBoardStep:
         message = words.agent_parse(message).strip()
         parts = words.split_message(message)
         if parts is None:
-            return StepResult(words.FORMAT_ERROR, "format")
+            return _refused(words.FORMAT_ERROR, InvalidReason.UNPARSABLE)
         name, raw = parts
         try:
             params = words.parse_input(raw)
         except ValueError:
-            return StepResult(words.BAD_INPUT_ERROR, "input")
+            return _refused(words.BAD_INPUT_ERROR, InvalidReason.UNPARSABLE)
         rebuilt = words.rebuilt_action(message)
         ends = "Finish" in rebuilt or "finish" in rebuilt
         if self.tool == "sheet":
@@ -62,7 +76,7 @@ class AgentBoardStep:
             if name == "check_valid_actions":
                 return StepResult(words.help_text(self.tool), "help", name, ends_episode=ends)
             if name not in table:
-                return StepResult(words.invalid_action(name), "invalid", name, ends_episode=ends)
+                return _refused(words.invalid_action(name), InvalidReason.UNKNOWN_ACTION, name, ends)
             keys, function = table[name]
             kwargs = {key: params[key] for key in keys}
             if self.fixes and name == "get_air_quality_level":
@@ -71,8 +85,8 @@ class AgentBoardStep:
             else:
                 success, result = function(self.session, **kwargs)
         except Exception as error:  # AgentBoard's env catches everything a tool raises
-            return StepResult(words.exception_text(error), "error", name)
-        return StepResult(str(result), "ok" if success else "failed", name, kwargs, ends)
+            return _refused(words.exception_text(error), InvalidReason.BAD_ARGUMENT, name)
+        return _answered(result, success, name, kwargs, ends)
 
     def _sheet(self, name: str, params: Any, ends: bool) -> StepResult:
         """``environment/sheet_env.py``: its own dispatch, invalid-action text and "finish" rule (any case)."""
@@ -82,7 +96,7 @@ class AgentBoardStep:
                 return StepResult(str(sheet.sheet.values()), "finish", name, {"answer": None}, ends)
             if name not in SHEET:  # check_valid_actions included: AgentBoard's sheet env has none
                 names = [n for n in words.ACTION_NAMES["sheet"] if n != "check_valid_actions"]
-                return StepResult(invalid_sheet_action(name, names), "invalid", name, ends_episode=ends)
+                return _refused(invalid_sheet_action(name, names), InvalidReason.UNKNOWN_ACTION, name, ends)
             keys, function = SHEET[name]
             if keys is None:
                 kwargs = {key: params.get(key) for key in ("query", "in_row", "in_column")}
@@ -90,5 +104,5 @@ class AgentBoardStep:
                 kwargs = {key: params[key] for key in (keys(params) if callable(keys) else keys)}
             success, result = function(sheet, **kwargs)
         except Exception as error:
-            return StepResult(words.exception_text(error), "error", name)
-        return StepResult(str(result), "ok" if success else "failed", name, kwargs, ends)
+            return _refused(words.exception_text(error), InvalidReason.BAD_ARGUMENT, name)
+        return _answered(result, success, name, kwargs, ends)

@@ -3,7 +3,7 @@
 AgentBoard's weather, movie and todo tools call open-meteo, TMDB v3 and Todoist REST v2 and reshape the JSON
 they get back; academia loads pickled networkx graphs. ``serve(toolkit, method, url, query)`` answers one such
 request from the episode's offline backend, as ``(status, body)`` with ``body`` JSON-like data (or text for an
-error). The agentboard text layer (``agentboard_tools``) calls it where AgentBoard calls ``requests``, and the
+error). The agentboard text layer (``functions``) calls it where AgentBoard calls ``requests``, and the
 reference recorder (``tests/reference/record_tools.py``) serves it to AgentBoard's unmodified code through a
 patched ``requests`` transport, so both read exactly the same responses. ``academia_graphs`` gives the
 networkx-shaped academia data (node ids, node and edge attributes, neighbour order) both sides use.

@@ -1,8 +1,8 @@
-"""AgentBoard's tool functions (movie, academia, todo; weather in ``agentboard_weather``) ported over our data.
+"""AgentBoard's tool functions (movie, academia, todo; weather in ``weather``) ported over our data.
 
 Each function follows ``agentboard/utils/<tool>/<tool>_tools.py`` at AgentBoard HEAD bb7255e: the same argument
 checks, the same reshaping of the API's JSON, the same ``(success, result)`` pairs and failure texts. Where
-AgentBoard calls ``requests``, ``_get`` asks ``agentboard_api.serve`` (our data in the API's schema) and round-trips
+AgentBoard calls ``requests``, ``_get`` asks ``api.serve`` (our data in the API's schema) and round-trips
 the body through JSON as ``response.json()`` would. Python exceptions raised here are deliberate: the env turns
 them into AgentBoard's ``ERROR | <Type>(<message>)`` text. ``TOOLS[tool][name]`` = (parameter names in the order
 AgentBoard's env reads them, function).
@@ -14,8 +14,8 @@ import copy
 import json
 from typing import Any, Callable
 
-from agentgym_text.envs.tools.agentboard_api import academia_graphs, serve, wire_query
-from agentgym_text.envs.tools.agentboard_weather import WEATHER
+from agentgym_text.envs.tools.agentboard_text.api import academia_graphs, serve, wire_query
+from agentgym_text.envs.tools.agentboard_text.weather import WEATHER
 
 __all__ = ["Session", "TOOLS"]
 

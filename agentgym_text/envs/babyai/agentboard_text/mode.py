@@ -1,9 +1,9 @@
 """AgentBoard mode of the BabyAI env: runs high-level actions on the world exactly as AgentBoard's env does.
 
-The text (descriptions, action table, errors) is :mod:`agentgym_text.envs.babyai.agentboard_text`'s; this module
-drives the world with it: a listed action's minigrid steps run in order and stop at the first step that leaves
-the 7x7 view unchanged (as AgentBoard verifies), "check ..." lists the table, and the clear-mode expert's commands
-are translated into the table's names.
+The text (descriptions, action table, errors) is :mod:`~agentgym_text.envs.babyai.agentboard_text.view`'s; this
+module drives the world with it: a listed action's minigrid steps run in order and stop at the first step that
+leaves the 7x7 view unchanged (as AgentBoard verifies), "check ..." lists the table, and the clear-mode expert's
+commands are translated into the table's names.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.text_env import Outcome
 from agentgym_text.envs.babyai.actions import parse_command
-from agentgym_text.envs.babyai.agentboard_text import (
+from agentgym_text.envs.babyai.agentboard_text.view import (
     CHECK_ACTION, COMPLETED, UNKNOWN, AgentBoardView, agentboard_goal, agentboard_view,
 )  # fmt: skip
 from agentgym_text.envs.babyai.navigation import DROP, FORWARD, LEFT, RIGHT, TOGGLE

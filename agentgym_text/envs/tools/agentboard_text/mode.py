@@ -1,0 +1,90 @@
+"""``AgentBoardMode``: the ``"agentboard"`` text format of the tool env, the object ``ToolEnv`` delegates to.
+
+``AgentBoardStep`` (``step.py``) takes each message as AgentBoard's harness and env do; this module turns its
+result into the env's outcome, credits successful calls on our backend (progress, the expert's place) and applies
+the FIX list of ``agentgym_text.envs.tools.env`` (``fixes``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import TOOL_HELP_ACTION
+from agentgym_text.core.text_env import Outcome
+from agentgym_text.envs.tools.actions import Call
+from agentgym_text.envs.tools.agentboard_text import words
+from agentgym_text.envs.tools.agentboard_text.step import AgentBoardStep, StepResult
+from agentgym_text.envs.tools.episode import ToolEpisode
+from agentgym_text.envs.tools.schema import ArgumentError, check_arguments
+
+__all__ = ["AgentBoardMode"]
+
+_TODO_WRITES = ("update_project", "complete_task", "update_task", "delete_task")
+"""Todo calls whose output the API view already produced on our backend (running them again would fail)."""
+
+
+class AgentBoardMode:
+    """AgentBoard's words and dispatch over an episode's backend; ``fixes`` is ``agentboard_fixes``."""
+
+    unwrap_actions = False  # AgentBoard's own agent parser reads the message (words.agent_parse)
+    action_example = TOOL_HELP_ACTION  # a name AgentBoard's check_valid_actions answer lists
+
+    def __init__(self, fixes: bool):
+        self.fixes = fixes
+        self._step: AgentBoardStep | None = None
+
+    def start(self, episode: ToolEpisode, goal: str) -> str:
+        """The first observation (AgentBoard's; the goal is in the footer the core adds)."""
+        toolkit = episode.toolkit
+        self._step = AgentBoardStep(toolkit, episode.params["config"], self.fixes)
+        first = words.first_observation(episode.tool)
+        if episode.tool == "sheet":  # AgentBoard's harness opens the goal's sheet first and shows it
+            first += f"\nYou are now in {toolkit.sheet.title}\n{toolkit.sheet.values()}"
+        return first
+
+    def act(self, episode: ToolEpisode, action: str) -> Outcome:
+        assert self._step is not None
+        episode.toolkit.ab_output = None
+        step = self._step.run(action)
+        if step.kind == "finish":
+            if self.fixes or step.ends_episode:
+                answer = step.params["answer"] if episode.tool != "sheet" else episode.params["answer"]
+                outcome = episode.finish(answer)
+                return Outcome(observation=step.observation, terminated=True, success=outcome.success)
+            return Outcome(observation=step.observation)
+        if step.kind == "ok":
+            self._credit(episode, step)
+        ends = step.ends_episode and not self.fixes  # AgentBoard: "finish" anywhere in the action
+        if step.kind in ("ok", "help") or (step.kind == "failed" and not self.fixes):
+            return Outcome(observation=step.observation, terminated=ends)
+        # a failing tool call may have changed the data before failing (e.g. the first of several deletions)
+        outcome = Outcome.invalid(step.observation, step.reason, changed=step.kind == "failed")
+        if ends:  # an unknown name containing "finish" (AgentBoard's grounding still counts it invalid)
+            outcome = dataclasses.replace(outcome, terminated=True)
+        return outcome
+
+    def _credit(self, episode: ToolEpisode, step: StepResult) -> None:
+        """Credit the call on our backend (mutations already ran there through the API view)."""
+        toolkit = episode.toolkit
+        output = getattr(toolkit, "ab_output", None)
+        spec = episode.spec(step.name) if step.name not in ("neighborCheck",) else episode.spec("neighbourCheck")
+        if spec is None:
+            return
+        name = spec.name
+        try:
+            args = check_arguments(spec, step.params)
+            writes = _TODO_WRITES if episode.tool == "todo" else ()
+            if output is None and episode.tool != "sheet" and name not in writes:
+                output = toolkit.call(name, args)
+        except (ArgumentError, ActionError, TypeError, ValueError):
+            return
+        if output is not None and episode.tool != "sheet":
+            episode.obtain(name, output)
+        episode.follow(name, args)
+
+    def call_text(self, call: Call) -> str:
+        return words.python_call(call.name, call.args)
+
+    def help_text(self, episode: ToolEpisode) -> str:
+        return words.help_text(episode.toolkit.name)
