@@ -25,7 +25,7 @@ from agentgym_text.eval.store import read_jsonl
 
 ray = pytest.importorskip("ray")
 
-from agentgym_text.integrations import ray as ray_integration  # noqa: E402
+from agentgym_text.eval import ray_slot  # noqa: E402
 from agentgym_text.integrations.ray import LOST_OBSERVATION, RayVectorEnv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -208,13 +208,13 @@ class _KillingExpert(ExpertAgent):
 @pytest.mark.slow
 def test_eval_on_ray_replays_an_episode_whose_actor_was_killed(local_ray, tmp_path, monkeypatch):
     remotes = []
-    original = ray_integration.RemoteEnv.__init__
+    original = ray_slot.RemoteEnv.__init__
 
     def recording_init(self, *args, **kwargs):
         original(self, *args, **kwargs)
         remotes.append(self)
 
-    monkeypatch.setattr(ray_integration.RemoteEnv, "__init__", recording_init)
+    monkeypatch.setattr(ray_slot.RemoteEnv, "__init__", recording_init)
     config = EvalConfig(envs=MASTERMIND, tasks="3", num_envs=1, vector_mode="ray", progress_bar=False)
     reference = run_eval(ExpertAgent(), EvalConfig(envs=MASTERMIND, tasks="3", progress_bar=False),
                          tmp_path / "sync")

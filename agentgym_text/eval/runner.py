@@ -31,6 +31,7 @@ from agentgym_text.agents.base import Agent, Turn
 from agentgym_text.core.info import HELP_ACTION, EngineLost, FinishReason
 from agentgym_text.core.registry import EnvEntry
 from agentgym_text.eval.plan import EpisodePlan, env_kwargs_for, plan_env, requested_task_ids, resolve_env_ids
+from agentgym_text.eval.ray_actors import init_ray
 from agentgym_text.eval.records import EpisodeLog
 from agentgym_text.eval.slots import SLOT_MODES, Slot, open_slot, slot_mode
 from agentgym_text.eval.store import RunStore
@@ -225,8 +226,6 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     started_ray = False
     try:
         if config.vector_mode == "ray" and planned > skipped:
-            from agentgym_text.integrations.ray import init_ray
-
             since = time.perf_counter()
             started_ray = init_ray(config.ray_address)
             clock.add("setup_s", since)

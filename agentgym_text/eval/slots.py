@@ -1,6 +1,6 @@
 """Where one episode at a time runs: a slot holds one env, in this process ("sync"), in a worker process of its
 own ("async", gymnasium's ``AsyncVectorEnv`` with one sub-env) or in a Ray actor ("ray", see
-``agentgym_text.integrations.ray.RemoteEnv``: a dead actor is replaced and the episode replayed into the new one),
+``agentgym_text.eval.ray_slot.RemoteEnv``: a dead actor is replaced and the episode replayed into the new one),
 and speaks plain single-env values.
 
 The runner gives every slot its own thread, so episodes proceed independently: a slow model reply holds up only
@@ -19,6 +19,7 @@ from gymnasium.vector import AsyncVectorEnv, AutoresetMode
 
 from agentgym_text.core.info import EngineLost
 from agentgym_text.core.registry import EnvEntry
+from agentgym_text.eval.ray_slot import RemoteEnv
 from agentgym_text.wrappers.recorder import to_jsonable
 from agentgym_text.wrappers.repetition import RepetitionTracker
 
@@ -78,12 +79,10 @@ class Slot:
         self.dead = False
         self._env: gym.Env | None = None
         self._vector: AsyncVectorEnv | None = None
-        self._remote: Any = None
+        self._remote: RemoteEnv | None = None
         if mode == "sync":
             self._env = make()
         elif mode == "ray":
-            from agentgym_text.integrations.ray import RemoteEnv
-
             self._remote = RemoteEnv(make)
         else:
             # Not "fork": the runner opens slots from several threads, and a child forked while another thread

@@ -1,4 +1,4 @@
-"""Rollouts on Ray: sub-envs live in Ray actors, the driver keeps the batch and the files.
+"""A gymnasium vector env on Ray: sub-envs live in Ray actors, the driver keeps the batch.
 
 - ``RayVectorEnv(env_id, num_envs, ...)``: a gymnasium ``VectorEnv`` whose sub-envs live in Ray actors (one actor
   per ``envs_per_actor`` sub-envs, with the Ray resources of ``actor_options``). It returns what
@@ -6,20 +6,18 @@
   only to the actors of active sub-envs (an action of ``None`` leaves a sub-env idle), and survives a dead actor:
   a new one is started and each episode it held ends with ``truncated=True`` and
   ``info["finish_reason"] == "engine_error"`` (with ``step_timeout``, a hung actor counts as dead).
-- ``RemoteEnv``: one env in an actor, for the evaluation runner's "ray" slots (``agentgym-text eval --backend
-  ray``). When its actor dies, a new one replays the episode so far from its seed and actions (the env contract
-  makes that exact) and the call is retried, so the run loses nothing and writes no row twice.
 - ``init_ray(address)``: an existing cluster ("auto", "ray://host:10001") or a local instance started here.
 
-Ray is imported only when these are used: ``pip install 'agentgym-text[ray]'``. The actors import agentgym-text,
-so on a cluster every node needs it installed (or a Ray ``runtime_env`` that ships it).
+The actors are those of ``agentgym_text.eval.ray_actors``, which also serve the evaluation runner's "ray" slots
+(``agentgym_text.eval.ray_slot.RemoteEnv``). Ray is imported only when these are used: ``pip install
+'agentgym-text[ray]'``. The actors import agentgym-text, so on a cluster every node needs it installed (or a Ray
+``runtime_env`` that ships it).
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import os
 import time
 from collections.abc import Callable, Sequence
 from copy import deepcopy
@@ -31,126 +29,22 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
 from agentgym_text.core.info import EngineLost, FinishReason
+from agentgym_text.eval.ray_actors import (
+    engine_losses,
+    init_ray,
+    kill_actor,
+    make_env,
+    ray_module,
+    spawn_actor,
+    wait_ready,
+)
 
-__all__ = ["RayVectorEnv", "RemoteEnv", "init_ray", "make_env", "LOST_OBSERVATION"]
+__all__ = ["RayVectorEnv", "init_ray", "make_env", "LOST_OBSERVATION"]
 
 logger = logging.getLogger(__name__)
 
 LOST_OBSERVATION = "The engine running this episode crashed and was restarted; the episode is lost (engine_error)."
 _LOST = object()
-
-
-def _ray() -> Any:
-    try:
-        import ray
-    except ImportError:
-        raise ImportError("the Ray backend needs Ray: pip install 'agentgym-text[ray]'") from None
-    return ray
-
-
-def _engine_losses() -> tuple[type[BaseException], ...]:
-    """Ray's errors that mean the actor (its process or node) is gone, as opposed to an error raised by the env."""
-    exceptions = _ray().exceptions
-    names = ("RayActorError", "WorkerCrashedError", "NodeDiedError", "OutOfMemoryError", "GetTimeoutError",
-             "ObjectLostError")
-    return tuple(getattr(exceptions, name) for name in names if hasattr(exceptions, name))
-
-
-def init_ray(address: str | None = None, *, num_cpus: int | None = None) -> bool:
-    """Connect this process to Ray unless it already is: to the cluster at ``address`` ("auto", "ray://..."), else
-    to a local instance started here (``num_cpus`` default: this machine's, no dashboard).
-
-    Returns True when this call connected (the caller then owns ``ray.shutdown()``). No usage statistics are sent.
-    Raises ``ValueError`` when no cluster answers at ``address``.
-    """
-    ray = _ray()
-    if ray.is_initialized():
-        return False
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    if address:
-        try:
-            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
-        except ConnectionError as error:  # ValueError: the CLI shows it as a one-line error
-            raise ValueError(f"cannot reach a Ray cluster at {address!r} ({error}); start one (`ray start "
-                             "--head`) or leave out the address to start Ray on this machine") from None
-    else:
-        ray.init(num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False, log_to_driver=False,
-                 logging_level=logging.WARNING)
-    return True
-
-
-def make_env(env_id: str, wrappers: Sequence[Callable[[gym.Env], gym.Env]] = (), **kwargs: Any) -> gym.Env:
-    """``gym.make(env_id, **kwargs)`` wrapped in ``wrappers``, in whatever process calls it (an actor's)."""
-    import agentgym_text  # noqa: F401  (registers the ids in a fresh worker process)
-
-    env = gym.make(env_id, **kwargs)
-    for wrapper in wrappers:
-        env = wrapper(env)
-    return env
-
-
-class _EnvGroup:
-    """The actor: a few envs, driven by lists of operations (one remote call per batch)."""
-
-    def __init__(self, make: Callable[[], gym.Env], count: int):
-        self.envs = [make() for _ in range(count)]
-
-    def describe(self) -> tuple[Any, Any, dict[str, Any], Any, int]:
-        env = self.envs[0]
-        return env.observation_space, env.action_space, dict(env.metadata), env.render_mode, os.getpid()
-
-    def run(self, ops: list[tuple[int, str, Any]]) -> list[Any]:
-        results = []
-        for index, kind, payload in ops:
-            env = self.envs[index]
-            if kind == "reset":
-                results.append(env.reset(seed=payload[0], options=payload[1]))
-            elif kind == "step":
-                results.append(env.step(payload))
-            elif kind == "step_autoreset":  # gymnasium's same-step autoreset
-                obs, reward, terminated, truncated, info = env.step(payload)
-                final = None
-                if terminated or truncated:
-                    final = (obs, info)
-                    obs, info = env.reset()
-                results.append((obs, reward, terminated, truncated, info, final))
-            elif kind == "call":
-                name, args, kwargs, unwrapped = payload
-                value = getattr(env.unwrapped, name) if unwrapped else env.get_wrapper_attr(name)
-                results.append(value(*args, **kwargs) if callable(value) else value)
-            elif kind == "set":
-                env.set_wrapper_attr(payload[0], payload[1])
-                results.append(None)
-            else:
-                raise ValueError(f"unknown operation {kind!r}")
-        return results
-
-    def close(self) -> None:
-        for env in self.envs:
-            env.close()
-
-
-def _spawn(make: Callable[[], gym.Env], count: int, actor_options: dict[str, Any]) -> Any:
-    ray = _ray()
-    options = {"max_restarts": 0, **actor_options}  # restarts are ours: a new actor, then the lost episode handled
-    return ray.remote(_EnvGroup).options(**options).remote(make, count)
-
-
-def _wait_ready(actor: Any, timeout: float, actor_options: dict[str, Any]) -> Any:
-    ray = _ray()
-    try:
-        return ray.get(actor.describe.remote(), timeout=timeout)
-    except ray.exceptions.GetTimeoutError:
-        ray.kill(actor, no_restart=True)
-        raise EngineLost(f"a Ray actor did not start within {timeout:.0f} s: does the cluster have the resources "
-                         f"asked ({actor_options or 'default'}) free?") from None
-
-
-def _kill(actor: Any) -> None:
-    try:
-        _ray().kill(actor, no_restart=True)
-    except Exception:  # already gone
-        logger.debug("killing a dead actor", exc_info=True)
 
 
 class _Group:
@@ -205,12 +99,12 @@ class RayVectorEnv(VectorEnv):
                         for start in range(0, num_envs, envs_per_actor)]
         self._group_of = {i: group for group in self._groups for i in group.indices}
         for group in self._groups:
-            group.actor = _spawn(self._make, len(group.indices), self._actor_options)
+            group.actor = spawn_actor(self._make, len(group.indices), self._actor_options)
         try:
-            described = [_wait_ready(group.actor, start_timeout, self._actor_options) for group in self._groups]
+            described = [wait_ready(group.actor, start_timeout, self._actor_options) for group in self._groups]
         except BaseException:
             for group in self._groups:
-                _kill(group.actor)
+                kill_actor(group.actor)
             raise
         for group, (_, _, _, _, pid) in zip(self._groups, described):
             group.pid = pid
@@ -241,7 +135,7 @@ class RayVectorEnv(VectorEnv):
     def _dispatch(self, ops: dict[int, tuple[str, Any]]) -> dict[int, Any]:
         """Run ``ops`` (by sub-env index) with one call per actor concerned; a sub-env whose actor died gets
         ``_LOST`` (the actor is replaced, and the other running episodes it held are marked lost)."""
-        ray = _ray()
+        ray = ray_module()
         calls = []
         for group in self._groups:
             batch = [i for i in group.indices if i in ops]
@@ -256,7 +150,7 @@ class RayVectorEnv(VectorEnv):
                 timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
                 values = ray.get(ref, timeout=timeout)
                 group.failures = 0
-            except _engine_losses() as error:
+            except engine_losses() as error:
                 self._restart(group, error)
                 values = [_LOST] * len(batch)
             results.update(zip(batch, values))
@@ -269,10 +163,10 @@ class RayVectorEnv(VectorEnv):
                              f"in a row: {error}") from error
         logger.warning("the actor of sub-envs %s of %s died (%s); starting a new one", group.indices, self.env_id,
                        type(error).__name__)
-        _kill(group.actor)
+        kill_actor(group.actor)
         self.restarts += 1
-        group.actor = _spawn(self._make, len(group.indices), self._actor_options)
-        group.pid = _wait_ready(group.actor, self.start_timeout, self._actor_options)[4]
+        group.actor = spawn_actor(self._make, len(group.indices), self._actor_options)
+        group.pid = wait_ready(group.actor, self.start_timeout, self._actor_options)[4]
         for i in group.indices:
             self._lost[i] = bool(self._running[i])
             self._running[i] = False
@@ -393,87 +287,10 @@ class RayVectorEnv(VectorEnv):
         return self.call("render")
 
     def close_extras(self, **kwargs: Any) -> None:
-        ray = _ray()
+        ray = ray_module()
         for group in getattr(self, "_groups", []):
             try:
                 ray.get(group.actor.close.remote(), timeout=30)
             except Exception:  # a dead or hung actor: killed below
                 logger.debug("closing an actor failed", exc_info=True)
-            _kill(group.actor)
-
-
-class RemoteEnv:
-    """One env in a Ray actor, for the evaluation runner: ``reset``, ``step``, ``call`` (an attribute or method
-    of the unwrapped env), ``close``.
-
-    When the actor dies (or a call exceeds ``step_timeout``), a new actor replays the episode so far (its reset,
-    then its actions) and the call is retried; the replay must end on the observation recorded, else, or after
-    ``max_restarts`` failures within one call, ``EngineLost`` is raised. ``restarts`` counts new actors.
-    """
-
-    def __init__(self, make: Callable[[], gym.Env], *, actor_options: dict[str, Any] | None = None,
-                 max_restarts: int = 3, step_timeout: float | None = None, start_timeout: float = 300.0):
-        self._make = make
-        self._options = dict(actor_options or {})
-        self.max_restarts = max_restarts
-        self.step_timeout = step_timeout
-        self.start_timeout = start_timeout
-        self.restarts = 0
-        self._episode: list[tuple[str, Any]] = []
-        self._last_observation: Any = None
-        self.actor = _spawn(make, 1, self._options)
-        self.pid = _wait_ready(self.actor, start_timeout, self._options)[4]
-
-    def _get(self, ops: list[tuple[str, Any]], timeout: float | None) -> list[Any]:
-        return _ray().get(self.actor.run.remote([(0, kind, payload) for kind, payload in ops]), timeout=timeout)
-
-    def _run(self, op: tuple[str, Any]) -> Any:
-        failures = 0
-        while True:
-            try:
-                return self._get([op], self.step_timeout)[0]
-            except _engine_losses() as error:
-                failures += 1
-                if failures > self.max_restarts:
-                    raise EngineLost(f"the Ray actor died {failures} times in a row: {error}") from error
-                logger.warning("a Ray actor died (%s); starting a new one and replaying %d operations",
-                               type(error).__name__, len(self._episode))
-                self._replace()
-                if self._episode:
-                    try:
-                        replayed = self._get(self._episode, None if self.step_timeout is None
-                                             else self.step_timeout * len(self._episode))
-                    except _engine_losses():
-                        continue
-                    if replayed[-1][0] != self._last_observation:
-                        raise EngineLost("replaying the episode on a new actor gave another observation") from error
-
-    def _replace(self) -> None:
-        _kill(self.actor)
-        self.restarts += 1
-        self.actor = _spawn(self._make, 1, self._options)
-        self.pid = _wait_ready(self.actor, self.start_timeout, self._options)[4]
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        op = ("reset", (seed, options))
-        self._episode = []
-        obs, info = self._run(op)
-        self._episode, self._last_observation = [op], obs
-        return obs, info
-
-    def step(self, action: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        op = ("step", action)
-        result = self._run(op)
-        self._episode.append(op)
-        self._last_observation = result[0]
-        return result
-
-    def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        return self._run(("call", (name, args, kwargs, True)))
-
-    def close(self) -> None:
-        try:
-            _ray().get(self.actor.close.remote(), timeout=30)
-        except Exception:  # a dead or hung actor: killed below
-            logger.debug("closing an actor failed", exc_info=True)
-        _kill(self.actor)
+            kill_actor(group.actor)
