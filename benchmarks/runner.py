@@ -27,8 +27,10 @@ import threading
 import time
 from pathlib import Path
 
-# benchmarks/ray.py would shadow Ray for ``--ray``: keep this folder off the import path
+# benchmarks/ray.py would shadow Ray for ``--ray``: keep this folder off the import path;
+# the repository's root on it, for the tests' scripted policy
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 __all__ = ["main"]
 
@@ -36,7 +38,8 @@ ENV_ID = "AgentQuest/Mastermind-v0"
 
 
 def _serve(queue: "mp.Queue[str]", stop: "mp.Event", latency_ms: tuple[float, float] | None = None) -> None:
-    from agentgym_text.testing.chat_server import ScriptedChatServer, mastermind_policy
+    from agentgym_text.testing.chat_server import ScriptedChatServer
+    from tests.scripted_policies import mastermind_policy
 
     policy = mastermind_policy()
     if latency_ms is not None:

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from agentgym_text.eval.store import read_jsonl
-from agentgym_text.testing.chat_server import ScriptedChatServer, mastermind_policy
+from agentgym_text.testing.chat_server import ScriptedChatServer
+from tests.scripted_policies import mastermind_policy
 
 MASTERMIND = "AgentQuest/Mastermind-v0"
 

@@ -15,8 +15,9 @@ from agentgym_text.agents.llm import LLMAgent
 from agentgym_text.agents.llm_config import LLMConfig
 from agentgym_text.eval import EvalConfig, run_eval
 from agentgym_text.eval.metrics import summarize
-from agentgym_text.testing.chat_server import ScriptedChatServer, mastermind_policy
+from agentgym_text.testing.chat_server import ScriptedChatServer
 from agentgym_text.eval.store import read_jsonl
+from tests.scripted_policies import mastermind_policy
 
 MASTERMIND = "AgentQuest/Mastermind-v0"
 

@@ -12,7 +12,6 @@ True
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
 from collections import Counter
@@ -22,11 +21,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ScriptedChatServer", "FAULT_KINDS", "mastermind_policy"]
+__all__ = ["ScriptedChatServer", "FAULT_KINDS", "Policy"]
 
 FAULT_KINDS = ("timeout", "http_500", "http_429", "garbage_body", "garbage_text")
 
 Policy = Callable[[list[dict[str, Any]]], str]
+"""What the server answers: the request's messages -> the reply text (e.g. ``tests/scripted_policies.py``)."""
 
 
 class ScriptedChatServer:
@@ -196,34 +196,3 @@ def _handler_for(server: ScriptedChatServer) -> type[BaseHTTPRequestHandler]:
             self._send(200, json.dumps(_completion(model, text, prompt_chars)).encode())
 
     return Handler
-
-
-_FEEDBACK = re.compile(
-    r"Action: guess (\d+)\s*\nObservation: \1: (\d+) in the right place, (\d+) right but in the wrong place"
-)
-
-
-_PAST_ACTION = re.compile(r"^Action: (?!<)", re.MULTILINE)
-
-
-def mastermind_policy(invalid_first: bool = False) -> Policy:
-    """A policy for ``AgentQuest/Mastermind-v0`` that plays the expert's consistent-guess strategy.
-
-    It reads the (guess, feedback) pairs of the current episode from the prompt, so it makes exactly the
-    expert's guesses: every task is solved in ``task.params["expert_guesses"]`` steps. With
-    ``invalid_first`` the first reply of each episode is prose that is no valid guess (one invalid step).
-    """
-    from agentgym_text.envs.mastermind.game import CodeRules
-    from agentgym_text.envs.mastermind.expert import consistent_guess
-
-    rules = CodeRules()
-
-    def policy(messages: list[dict[str, Any]]) -> str:
-        prompt = str(messages[-1].get("content", ""))
-        episode = prompt.split("Now it is your turn.", 1)[-1]
-        if invalid_first and not _PAST_ACTION.search(episode):
-            return "I am not sure yet."
-        history = [(guess, (int(exact), int(near))) for guess, exact, near in _FEEDBACK.findall(episode)]
-        return f"Thought: stay consistent with the feedback.\nAction: guess {consistent_guess(rules, history)}"
-
-    return policy
