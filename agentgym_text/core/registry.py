@@ -13,11 +13,16 @@ import os
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING
 
 import gymnasium as gym
 from gymnasium.envs.registration import WrapperSpec
 
 from agentgym_text.core.family import CATEGORIES, DifficultyRule, EnvId, Family, TrainSplit
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable  # Python 3.11+; the annotation is only read by tools
 
 __all__ = [
     "EnvEntry",
@@ -28,6 +33,7 @@ __all__ = [
     "list_envs",
     "get_entry",
     "families",
+    "family_folder",
     "entry_status",
     "extra_installed",
     "reads_whole_replies",
@@ -222,6 +228,20 @@ def get_entry(env_id: str) -> EnvEntry:
 def families() -> list[Family]:
     """Every declared family, sorted by name."""
     return [_FAMILIES[name] for name in sorted(_FAMILIES)]
+
+
+def family_folder(name: str) -> Traversable | None:
+    """The folder of the declared family ``name``, which holds its data files (``prompt.json``): the package of
+    its env's entry point (the recipe puts ``env.py`` in the family's folder). None when no such family is declared.
+
+    >>> family_folder("mastermind").joinpath("prompt.json").is_file(), family_folder("no-such-family")
+    (True, None)
+    """
+    family = _FAMILIES.get(name)
+    if family is None:
+        return None
+    module = family.ids[0].entry_point.partition(":")[0]
+    return resources.files(module.rpartition(".")[0])
 
 
 def reads_whole_replies(env_id: str) -> bool:

@@ -1,8 +1,9 @@
 """AgentBoard-style prompts per family: system prompt, instruction, one in-context example, goal, history.
 
-Each family declares its prompt beside its registration: ``prompt.json`` in the family's folder, with
-``system``, ``instruction`` and ``example``; families without one use ``generic.json`` here. ``build_messages`` turns a prompt plus the history window into chat messages, in
-the plain style (reply with an action) or the ReAct style (a thought, then an action).
+Each family declares its prompt beside its registration: ``prompt.json`` in the family's folder (found through
+its declaration, ``core.registry.family_folder``), with ``system``, ``instruction`` and ``example``; families
+without one use ``generic.json`` here. ``build_messages`` turns a prompt plus the history window into chat
+messages, in the plain style (reply with an action) or the ReAct style (a thought, then an action).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+
+from agentgym_text.core.registry import family_folder
 
 __all__ = ["FamilyPrompt", "load_prompt", "prompt_variants", "build_messages", "STYLES", "PROMPT_FILE"]
 
@@ -40,13 +43,9 @@ def _prompt_file(family: str) -> tuple[str, dict]:
     """The family whose ``prompt.json`` answers for ``family`` ("generic" when it has none) and the file's data."""
     source = resources.files(__name__).joinpath("generic.json")
     name = "generic"
-    if family.isidentifier():
-        try:
-            candidate = resources.files(f"agentgym_text.envs.{family}").joinpath(PROMPT_FILE)
-        except ModuleNotFoundError:
-            candidate = None
-        if candidate is not None and candidate.is_file():
-            source, name = candidate, family
+    folder = family_folder(family)
+    if folder is not None and folder.joinpath(PROMPT_FILE).is_file():
+        source, name = folder.joinpath(PROMPT_FILE), family
     return name, json.loads(source.read_text(encoding="utf-8"))
 
 
