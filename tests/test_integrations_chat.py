@@ -43,7 +43,6 @@ def _play(chat, task_id, as_tools, max_turns=60):
     """Play the expert through ``chat``, as tool calls or as 'Action: ...' text; record the trajectory."""
     messages, info = chat.reset(seed=0, options={"task_id": task_id})
     trajectory = [(messages[-1]["content"], 0.0, info["progress_rate"])]
-    function_tools = chat.tools[0]["function"]["name"] != "act"
     for turn in range(max_turns):
         action = chat.unwrapped.expert_action()
         if action is None or chat.episode_over:
@@ -51,7 +50,7 @@ def _play(chat, task_id, as_tools, max_turns=60):
         before = copy.deepcopy(chat.messages)
         if as_tools:
             message = {"role": "assistant", "content": None,
-                       "tool_calls": [tool_call_from_action(action, f"call_{turn}", function_tools=function_tools)]}
+                       "tool_calls": [tool_call_from_action(action, f"call_{turn}", chat.env)]}
         else:
             message = {"role": "assistant", "content": f"Thought: the expert says so.\nAction: {action}"}
         reply, reward, terminated, truncated, info = chat.step(message)
@@ -133,7 +132,7 @@ def test_unreadable_reply_is_an_invalid_step_not_an_error():
 def test_several_tool_calls_play_the_first_and_answer_every_call():
     chat = ChatEnv("AgentQuest/Mastermind-v0", tools=True)
     chat.reset(seed=0, options={"task_id": "mastermind-003"})
-    calls = [tool_call_from_action(f"guess {code}", f"c{i}", function_tools=False)
+    calls = [tool_call_from_action(f"guess {code}", f"c{i}", chat.env)
              for i, code in enumerate(["0123", "0573"])]
     reply, _, terminated, _, info = chat.step({"role": "assistant", "content": "", "tool_calls": calls})
     assert info["step"] == 1 and not terminated
@@ -225,7 +224,7 @@ def test_chat_group_takes_messages():
 def test_json_booleans_of_a_function_call_reach_the_tool_in_both_text_formats(text_format):
     env = gym.make("AgentBoard/ToolOperation-v0", tool="todo", text_format=text_format)
     env.reset(seed=0)
-    action = action_from_tool_call("update_project", '{"project_id": "2301", "is_favorite": true}')
+    action = action_from_tool_call("update_project", '{"project_id": "2301", "is_favorite": true}', env)
     assert action == 'update_project with Action Input: {"project_id": "2301", "is_favorite": True}'
     observation, _, _, _, info = env.step(action)
     assert info["valid"], observation

@@ -12,6 +12,7 @@ import json
 import os
 from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
 import pytest
 
@@ -65,13 +66,13 @@ class ScriptedQwen3(Qwen3ForCausalLM):
         return torch.cat([input_ids, completions], dim=1)
 
 
-def tool_call_text(action: str, function_tools: bool) -> str:
-    call = tool_call_from_action(action, "x", function_tools=function_tools)["function"]
+def tool_call_text(action: str, env) -> str:
+    call = tool_call_from_action(action, "x", env)["function"]
     payload = {"name": call["name"], "arguments": json.loads(call["arguments"])}
     return f"<tool_call>\n{json.dumps(payload)}\n</tool_call><|im_end|>"
 
 
-def make_script(good_actions, bad_action, function_tools, seed):
+def make_script(good_actions, bad_action, env, seed):
     """Turn t: the t-th good action (p=0.6) or a bad one, as a tool call; after the good ones, a plain reply."""
     rng = np.random.default_rng(seed)
 
@@ -80,14 +81,12 @@ def make_script(good_actions, bad_action, function_tools, seed):
         if turn >= len(good_actions):
             return "I am done.<|im_end|>"
         action = good_actions[turn] if rng.random() < 0.6 else bad_action
-        return tool_call_text(action, function_tools)
+        return tool_call_text(action, env)
 
     return script
 
 
 def expert_actions(env_id, task_id, seed, **env_kwargs):
-    import gymnasium as gym
-
     env = gym.make(env_id, **env_kwargs)
     env.reset(seed=seed, options={"task_id": task_id})
     actions = []
@@ -121,7 +120,9 @@ def test_two_grpo_steps_with_the_env_factory(tmp_path, env_id, env_kwargs, split
     torch.manual_seed(0)
     model = ScriptedQwen3(config)
     ScriptedQwen3.tokenizer = tokenizer
-    ScriptedQwen3.script = staticmethod(make_script(good, bad_action, function_tools, seed=0))
+    # the env words the tool calls of its functions (None: the act tool)
+    caller = gym.make(env_id, **env_kwargs) if function_tools else None
+    ScriptedQwen3.script = staticmethod(make_script(good, bad_action, caller, seed=0))
 
     factory = environment_factory(env_id, **env_kwargs)
     args = GRPOConfig(

@@ -17,6 +17,7 @@ from typing import Any
 import gymnasium as gym
 
 from agentgym_text.core.actions import ActionError, unwrap_action
+from agentgym_text.core.function_tools import FunctionTool, written_call
 from agentgym_text.core.info import HELP_ACTION, TOOL_HELP_ACTION, FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
@@ -238,6 +239,21 @@ class TextEnv(gym.Env[str, str]):
     def expert_action(self) -> str | None:
         """The expert's next action from the current state, or None once the episode is over."""
         return None if self._finished else self._expert_action()
+
+    # ---- function tools (core.function_tools): for envs whose actions are function calls -------------
+    def tool_functions(self, *, every_task: bool = False) -> list[FunctionTool]:
+        """The functions this env offers a model for the current task (``every_task``: for any task of its task
+        set, e.g. to give a trainer's env class one method per function). None by default."""
+        return []
+
+    def tool_call_action(self, name: str, arguments: dict[str, Any] | str) -> str:
+        """The action text of a call of ``name`` (``arguments``: the model's, or its raw text when they are no JSON
+        object). By default the call as written (``written_call``), which the env's parser judges."""
+        return written_call(name, arguments)
+
+    def action_tool_call(self, action: str) -> tuple[str, dict[str, Any]] | None:
+        """The call of one of ``tool_functions()`` that ``action`` stands for; None when it is no call."""
+        return None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict]:
         self._episode_budgets, self._pending_budgets = tuple(self._pending_budgets), []

@@ -79,10 +79,12 @@ def _field(message: Any, name: str) -> Any:
     return getattr(message, name, None)
 
 
-def action_from_message(message: Any, *, react: bool = False, whole: bool = False) -> tuple[str, str | None]:
+def action_from_message(message: Any, *, react: bool = False, whole: bool = False,
+                        env: gym.Env | None = None) -> tuple[str, str | None]:
     """The action text an assistant message plays and the id of the tool call it answers (None for text).
 
-    A message without a readable action plays its raw text, so the env says what is wrong with it.
+    A message without a readable action plays its raw text, so the env says what is wrong with it. A tool call
+    of one of ``env``'s functions is worded by ``env`` (see ``action_from_tool_call``).
     """
     if isinstance(message, str):
         message = {"role": "assistant", "content": message}
@@ -90,7 +92,7 @@ def action_from_message(message: Any, *, react: bool = False, whole: bool = Fals
     if calls:
         call = calls[0]
         function = _field(call, "function") or {}
-        return (action_from_tool_call(str(_field(function, "name") or ""), _field(function, "arguments")),
+        return (action_from_tool_call(str(_field(function, "name") or ""), _field(function, "arguments"), env),
                 _field(call, "id") or "call_0")
     content = _field(message, "content")
     if isinstance(content, list):  # content parts: keep the text ones
@@ -149,7 +151,7 @@ class ChatEnv:
             "role": "assistant", "content": _field(message, "content"), "tool_calls": _field(message, "tool_calls")}
         message.setdefault("role", "assistant")
         whole = reads_whole_replies(self.env.spec.id) if self.env.spec else False
-        action, call_id = action_from_message(message, react=self.react, whole=whole)
+        action, call_id = action_from_message(message, react=self.react, whole=whole, env=self.env)
         observation, reward, terminated, truncated, info = self.env.step(action)
         self.messages.append(copy.deepcopy(message))
         if call_id is None:

@@ -1,14 +1,16 @@
 """OpenAI function-calling schemas for an env, and tool calls turned back into the env's action text.
 
-Tool envs (``AgentBoard/ToolQuery-v0``, ``AgentBoard/ToolOperation-v0``) expose their real functions (those of the
-current task's toolkit, plus ``finish`` and ``check_valid_actions``); every other env exposes one tool,
+An env that offers function tools (``TextEnv.tool_functions``: the tool envs ``AgentBoard/ToolQuery-v0`` and
+``AgentBoard/ToolOperation-v0`` offer the current task's functions, ``finish`` and ``check_valid_actions``) exposes
+those and words their calls itself (``TextEnv.tool_call_action``); every other env exposes one tool,
 ``act(command)``, whose command is the text action.
 
+>>> import gymnasium as gym
 >>> [tool["function"]["name"] for tool in act_tool_schemas()]
 ['act']
 >>> action_from_tool_call("act", '{"command": "guess 0123"}')
 'guess 0123'
->>> action_from_tool_call("get_weather", {"city": "Paris"})
+>>> action_from_tool_call("get_weather", {"city": "Paris"}, gym.make("AgentBoard/ToolQuery-v0"))
 'get_weather with Action Input: {"city": "Paris"}'
 """
 
@@ -17,11 +19,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from agentgym_text.core.function_tools import written_call
+from agentgym_text.core.info import TOOL_HELP_ACTION
+from agentgym_text.core.text_env import TextEnv
+
 __all__ = [
     "ACT_TOOL",
     "HELP_TOOL",
     "act_tool_schemas",
-    "function_schema",
     "tool_schemas",
     "action_from_tool_call",
     "tool_call_from_action",
@@ -30,17 +35,7 @@ __all__ = [
 ACT_TOOL = "act"
 """The one tool of a non-tool env; its single argument ``command`` is the text action."""
 
-HELP_TOOL = "check_valid_actions"
-
-_JSON_TYPES: dict[str, dict[str, Any]] = {
-    "string": {"type": "string"},
-    "number": {"type": "number"},
-    "integer": {"type": "integer"},
-    "boolean": {"type": "boolean"},
-    "array": {"type": "array", "items": {}},
-    "array2d": {"type": "array", "items": {"type": "array", "items": {}}},
-    "any": {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "array", "items": {}}]},
-}
+HELP_TOOL = TOOL_HELP_ACTION
 
 
 def act_tool_schemas(action_format: str = "", example: str = "") -> list[dict[str, Any]]:
@@ -61,47 +56,19 @@ def act_tool_schemas(action_format: str = "", example: str = "") -> list[dict[st
     }]
 
 
-def function_schema(spec: Any) -> dict[str, Any]:
-    """One ``FunctionSpec`` of a tool env (name, description, params) as an OpenAI function tool."""
-    properties: dict[str, Any] = {}
-    required = []
-    for param in spec.params:
-        schema = dict(_JSON_TYPES.get(param.kind, {}))
-        if param.choices:
-            schema["enum"] = list(param.choices)
-        if param.description:
-            schema["description"] = param.description
-        properties[param.name] = schema
-        if param.required:
-            required.append(param.name)
-    description = spec.description + (f" Returns: {spec.returns}" if spec.returns else "")
-    return {
-        "type": "function",
-        "function": {
-            "name": spec.name,
-            "description": description,
-            "parameters": {"type": "object", "properties": properties, "required": required},
-        },
-    }
+def _text_env(env: Any) -> TextEnv | None:
+    """The ``TextEnv`` under ``env``'s wrappers (None for another kind of env, or none)."""
+    base = getattr(env, "unwrapped", env)
+    return base if isinstance(base, TextEnv) else None
 
 
 def tool_schemas(env: Any) -> list[dict[str, Any]]:
     """The tools of ``env`` (any wrapper stack) for its current task (call after ``reset`` for tool envs)."""
+    text_env = _text_env(env)
+    functions = text_env.tool_functions() if text_env is not None else []
+    if functions:
+        return [function.schema() for function in functions]
     base = getattr(env, "unwrapped", env)
-    toolkit = getattr(base, "toolkit", None)
-    if toolkit is not None and getattr(toolkit, "functions", None):
-        from agentgym_text.envs.tools.backend import FINISH_SPEC
-
-        tools = [function_schema(spec) for spec in (*toolkit.functions, FINISH_SPEC)]
-        tools.append({
-            "type": "function",
-            "function": {
-                "name": HELP_TOOL,
-                "description": "List the functions of this tool with their arguments.",
-                "parameters": {"type": "object", "properties": {}, "required": []},
-            },
-        })
-        return tools
     return act_tool_schemas(getattr(base, "action_format", ""), getattr(base, "action_example", ""))
 
 
@@ -119,8 +86,12 @@ def _arguments(raw: Any) -> tuple[dict[str, Any] | None, str]:
     return (value if isinstance(value, dict) else None), text
 
 
-def action_from_tool_call(name: str, arguments: Any) -> str:
-    """The text action a tool call stands for (the env itself judges it; nothing is refused here)."""
+def action_from_tool_call(name: str, arguments: Any, env: Any = None) -> str:
+    """The text action a tool call to ``env`` stands for (the env itself judges it; nothing is refused here).
+
+    A call of a function other than ``act`` is worded by the env (``TextEnv.tool_call_action``); without an env,
+    it is written as sent (``written_call``).
+    """
     args, raw = _arguments(arguments)
     if name == ACT_TOOL:
         if args is None:
@@ -129,24 +100,16 @@ def action_from_tool_call(name: str, arguments: Any) -> str:
         return command if isinstance(command, str) else json.dumps(command, ensure_ascii=False)
     if name == HELP_TOOL and not args:
         return HELP_TOOL
-    if args is None:  # let the env's own parser say what is wrong with the arguments
-        return f"{name} with Action Input: {raw}"
-    from agentgym_text.envs.tools.agentboard_text.words import python_call
-
-    return python_call(name, args)  # True/False/None as Python writes them: both text formats read that
+    arguments = raw if args is None else args  # unreadable: let the env's own parser say what is wrong
+    base = _text_env(env)
+    return base.tool_call_action(name, arguments) if base is not None else written_call(name, arguments)
 
 
-def tool_call_from_action(action: str, call_id: str, *, function_tools: bool) -> dict[str, Any]:
-    """The OpenAI ``tool_calls`` entry that plays ``action`` (``function_tools``: a tool env's call syntax)."""
-    name, arguments = ACT_TOOL, {"command": action}
-    if function_tools:
-        from agentgym_text.core.actions import ActionError
-        from agentgym_text.envs.tools.actions import parse_call
-
-        try:
-            call = parse_call(action)
-            name, arguments = call.name, call.args
-        except ActionError:
-            name, arguments = (HELP_TOOL, {}) if action.strip() == HELP_TOOL else (ACT_TOOL, {"command": action})
+def tool_call_from_action(action: str, call_id: str, env: Any = None) -> dict[str, Any]:
+    """The OpenAI ``tool_calls`` entry that plays ``action`` on ``env``: a call of one of the env's functions where
+    the action is one (``TextEnv.action_tool_call``), else ``act(command=action)``."""
+    base = _text_env(env)
+    call = base.action_tool_call(action) if base is not None else None
+    name, arguments = call if call is not None else (ACT_TOOL, {"command": action})
     return {"id": call_id, "type": "function",
             "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}}

@@ -6,10 +6,11 @@
 - ``reset(**row)`` resets to the row's ``task_id`` and ``seed`` (columns of ``agentgym_text.integrations.datasets`` rows, or of
   ``train_dataset``) and returns the first observation, which TRL appends to the prompt's last user message
   (nothing when the prompt already ends with it);
-- exposes the env's actions as tools: ``act(command)`` for text envs; for the tool envs
-  (``AgentBoard/ToolQuery-v0``, ``AgentBoard/ToolOperation-v0``) the real functions of the toolkit (pass ``tool=``
-  to train on one toolkit; without it, the functions of all of the env's toolkits), plus ``finish`` and
-  ``check_valid_actions``. A call returns the observation text; once the episode is over it says so;
+- exposes the env's actions as tools: ``act(command)`` for text envs; for envs with function tools (the tool envs
+  ``AgentBoard/ToolQuery-v0``, ``AgentBoard/ToolOperation-v0``) the functions every task of the env offers
+  (``TextEnv.tool_functions(every_task=True)``: pass ``tool=`` to train on one toolkit; without it, the functions
+  of all of the env's toolkits, plus ``finish`` and ``check_valid_actions``), each call worded by the env
+  (``TextEnv.tool_call_action``). A call returns the observation text; once the episode is over it says so;
 - ``get_reward()`` scores the rollout: the episode's progress rate (``reward="progress"``, dense) or success
   (``reward="success"``).
 
@@ -33,13 +34,17 @@ from typing import Any
 
 import gymnasium as gym
 
+from agentgym_text.core.function_tools import FunctionTool
+from agentgym_text.core.info import TOOL_HELP_ACTION
+from agentgym_text.core.text_env import TextEnv
+
 __all__ = ["environment_factory", "AgentGymToolEnv", "progress_reward", "success_reward", "train_dataset",
            "REWARDS"]
 
 REWARDS = ("progress", "success")
 _OVER = "The episode is over; no more actions are taken."
-_PYTHON_TYPES = {"string": str, "number": float, "integer": int, "boolean": bool, "array": list, "array2d": list,
-                 "any": str}
+_PYTHON_TYPES = {"string": str, "number": float, "integer": int, "boolean": bool, "array": list}
+"""JSON-schema type -> annotation of a tool method's argument (no single type, e.g. ``anyOf``: str)."""
 
 
 class AgentGymToolEnv:
@@ -104,32 +109,31 @@ def _act_method(help_action: str, example: str) -> Callable:
     return act
 
 
-def _function_method(spec: Any) -> Callable:
-    from agentgym_text.envs.tools.actions import format_call
-
-    name = spec.name
+def _function_method(function: FunctionTool) -> Callable:
+    name = function.name
 
     def call(self, **kwargs: Any) -> str:
-        return self._play(format_call(name, kwargs))
+        return self._play(self._env.unwrapped.tool_call_action(name, kwargs))
 
     parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     annotations: dict[str, Any] = {"return": str}
     arg_lines = []
-    for param in spec.params:
-        kind = _PYTHON_TYPES.get(param.kind, str)
-        default = inspect.Parameter.empty if param.required else None
-        parameters.append(inspect.Parameter(param.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+    required = set(function.parameters.get("required", ()))
+    for param_name, schema in function.parameters.get("properties", {}).items():
+        kind = _PYTHON_TYPES.get(schema.get("type"), str)
+        default = inspect.Parameter.empty if param_name in required else None
+        parameters.append(inspect.Parameter(param_name, inspect.Parameter.KEYWORD_ONLY, default=default,
                                             annotation=kind))
-        annotations[param.name] = kind
-        description = param.description or param.name.replace("_", " ")
-        if param.choices:
-            description += f" (one of {', '.join(param.choices)})"
-        arg_lines.append(f"    {param.name}: {description}")
+        annotations[param_name] = kind
+        description = schema.get("description") or param_name.replace("_", " ")
+        if schema.get("enum"):
+            description += f" (one of {', '.join(schema['enum'])})"
+        arg_lines.append(f"    {param_name}: {description}")
     call.__name__ = call.__qualname__ = name
     call.__signature__ = inspect.Signature(parameters, return_annotation=str)  # type: ignore[attr-defined]
     call.__annotations__ = annotations
-    doc = spec.description + ("\n\nArgs:\n" + "\n".join(arg_lines) if arg_lines else "")
-    call.__doc__ = doc + "\n\nReturns:\n    " + (spec.returns or "The result.")
+    doc = function.description + ("\n\nArgs:\n" + "\n".join(arg_lines) if arg_lines else "")
+    call.__doc__ = doc + "\n\nReturns:\n    " + (function.returns or "The result.")
     return call
 
 
@@ -149,19 +153,11 @@ def _tool_methods(env_id: str, env_kwargs: dict[str, Any]) -> dict[str, Callable
     probe = gym.make(env_id, **env_kwargs)
     try:
         base = probe.unwrapped
-        tool_names = sorted({task.params["tool"] for task in base.tasks}) if hasattr(base, "toolkit") else []
-        if not tool_names:
+        functions = base.tool_functions(every_task=True) if isinstance(base, TextEnv) else []
+        if not functions:
             return {"act": _act_method(base.help_action, base.action_example)}
-        from agentgym_text.envs.tools.backend import FINISH_SPEC
-        from agentgym_text.envs.tools.task_builder import toolkit_class
-
-        methods: dict[str, Callable] = {}
-        for tool in tool_names:
-            for spec in toolkit_class(tool).functions:
-                methods.setdefault(spec.name, _function_method(spec))
-        methods["finish"] = _function_method(FINISH_SPEC)
-        methods["check_valid_actions"] = _help_method()
-        return methods
+        return {function.name: _help_method() if function.name == TOOL_HELP_ACTION else _function_method(function)
+                for function in functions}
     finally:
         probe.close()
 

@@ -56,6 +56,7 @@ from agentgym_text.envs.tools.actions import Call, is_bare_name, parse_call
 from agentgym_text.envs.tools.agentboard_text.mode import AgentBoardMode
 from agentgym_text.envs.tools.backend import FINISH_SPEC, Toolkit
 from agentgym_text.envs.tools.episode import Ledger, ToolEpisode
+from agentgym_text.envs.tools.function_tools import FunctionTools
 from agentgym_text.envs.tools.render import render_output
 from agentgym_text.envs.tools.schema import ArgumentError, check_arguments, describe_functions
 from agentgym_text.envs.tools.tasks import family_tasks
@@ -142,7 +143,7 @@ def _obtained_predicate(key: str, count: int):
     return lambda ledger: ledger.success or ledger.obtained[key] >= count
 
 
-class ToolEnv(TextEnv):
+class ToolEnv(FunctionTools, TextEnv):
     """A tool env over ``family`` ("query" or "operation"), optionally restricted to one ``tool``.
 
     ``text_format``: "agentboard" (default, AgentBoard's words) or "clear" (ours); ``agentboard_fixes=False``
