@@ -6,9 +6,11 @@ The test suite parametrizes these over every registered id (``tests/test_contrac
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -176,13 +178,14 @@ def check_reset_options(env_id: str) -> None:
         env.close()
 
 
+# The other process makes the env from this one's spec (sent pickled on stdin), so it registers nothing itself.
 _DIGEST_SCRIPT = """
-import sys, json, hashlib, importlib, gymnasium as gym, agentgym_text
-for module in sys.argv[5:]:
+import sys, base64, json, hashlib, importlib, pickle, gymnasium as gym
+for module in sys.argv[4:]:
     importlib.import_module(module)
 from agentgym_text.testing import random_valid_rollout, trajectory_digest
-env = gym.make(sys.argv[1])
-records = random_valid_rollout(env, seed=int(sys.argv[2]), max_steps=int(sys.argv[3]), options=json.loads(sys.argv[4]))
+env = gym.make(pickle.loads(base64.b64decode(sys.stdin.read())))
+records = random_valid_rollout(env, seed=int(sys.argv[1]), max_steps=int(sys.argv[2]), options=json.loads(sys.argv[3]))
 print(hashlib.sha256(trajectory_digest(records).encode()).hexdigest())
 """
 
@@ -191,7 +194,8 @@ def check_same_trajectory_in_another_process(env_id: str, seed: int = 7, imports
                                              max_steps: int = 25, options: dict | None = None) -> None:
     """Same seed, same actions -> the same transcript, here twice and in a process with another hash seed.
 
-    ``imports`` are modules the other process imports first (one that registers a family outside the package).
+    The other process makes the env from this process's spec of ``env_id``; ``imports`` are modules it imports
+    first.
     """
     digests = []
     for _ in range(2):
@@ -203,8 +207,8 @@ def check_same_trajectory_in_another_process(env_id: str, seed: int = 7, imports
             env.close()
     assert digests[0] == digests[1]
     other = subprocess.run(
-        [sys.executable, "-c", _DIGEST_SCRIPT, env_id, str(seed), str(max_steps), json.dumps(options), *imports],
-        capture_output=True, text=True,
+        [sys.executable, "-c", _DIGEST_SCRIPT, str(seed), str(max_steps), json.dumps(options), *imports],
+        input=base64.b64encode(pickle.dumps(gym.spec(env_id))).decode("ascii"), capture_output=True, text=True,
         env={**os.environ, "PYTHONHASHSEED": "12345"}, timeout=600,
     )
     assert other.returncode == 0, other.stderr[-2000:]
