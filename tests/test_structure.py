@@ -1,7 +1,7 @@
-"""The shape of the tree: layering, one file name per role in every family, and the new-family recipe of
-CONTRIBUTING.md followed by a family written here."""
+"""The shape of the tree: layering (``tests/layering.py``), one file name per role in every family, and the
+new-family recipe of CONTRIBUTING.md followed by a family written here."""
 
-import ast
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +10,7 @@ import pytest
 
 import agentgym_text
 from agentgym_text.core.registry import families
+from tests.layering import LAYERS, ROOT, import_cycles, unit_edges, wrong_way_imports
 
 PACKAGE = Path(agentgym_text.__file__).parent
 FAMILIES = sorted(p for p in (PACKAGE / "envs").iterdir() if (p / "registration.py").is_file())
@@ -22,48 +23,63 @@ DECLARED_TEXTS = {family.name: family.text_formats for family in families()}
 OTHER_TEXTS = sorted({name for formats in DECLARED_TEXTS.values() for name in formats} - {OWN_TEXT})
 
 
-def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-    return names
+def test_imports_follow_the_layer_order():
+    """The order of ``tests/layering.py`` (DESIGN.md's "Layers"), over every module of the package."""
+    assert wrong_way_imports(PACKAGE) == []
 
 
-@pytest.mark.parametrize("layer, forbidden", [
-    # core finds families through the ``agentgym_text.envs`` package itself, never through a family's module
-    ("core", ("agentgym_text.envs.", "agentgym_text.agents", "agentgym_text.eval", "agentgym_text.wrappers")),
-    ("eval", ("agentgym_text.envs",)),
-    ("agents", ("agentgym_text.envs.", "agentgym_text.eval")),
-    ("wrappers", ("agentgym_text.envs", "agentgym_text.eval", "agentgym_text.agents")),
-])
-def test_layers_import_only_downwards(layer, forbidden):
-    offenders = [
-        f"{path.relative_to(PACKAGE)}: {name}"
-        for path in sorted((PACKAGE / layer).rglob("*.py"))
-        for name in _imports(path)
-        if name.startswith(forbidden)
-    ]
-    assert offenders == []
+def test_every_top_level_unit_has_a_place_in_the_layer_order():
+    modules = [path.name.removesuffix(".py") for path in PACKAGE.glob("*")
+               if path.suffix == ".py" or (path.is_dir() and any(path.rglob("*.py")))]
+    assert {ROOT if name == "__init__" else name for name in modules} == set(LAYERS)
 
 
-FAMILY_DEPENDENCIES = {"webarena": ("webshop",)}
-"""The one family built on another: WebArena's shop sells the WebShop catalogue (``webshop/catalogue.py``)."""
+def test_no_import_cycles_between_units():
+    assert import_cycles(unit_edges(PACKAGE)) == []
+    assert import_cycles(unit_edges(PACKAGE, families_as_envs=False)) == []
 
 
-def test_families_import_only_core_and_themselves():
-    offenders = []
-    for family in FAMILIES:
-        allowed = ("agentgym_text.core", f"agentgym_text.envs.{family.name}",
-                   *(f"agentgym_text.envs.{other}" for other in FAMILY_DEPENDENCIES.get(family.name, ())))
-        for path in sorted(family.rglob("*.py")):
-            for name in _imports(path):
-                if name.startswith("agentgym_text.") and not name.startswith(allowed):
-                    offenders.append(f"{path.relative_to(PACKAGE)}: {name}")
-    assert offenders == []
+PLANTED = {
+    # a file planted in a copy of the package -> (its code, the edge the checker must report)
+    "core/planted_module_level.py": ("import agentgym_text.integrations.chat\n", "core -> integrations"),
+    "wrappers/planted_lazy.py": (
+        "def make():\n    from agentgym_text.agents import make_agent\n    return make_agent\n", "wrappers -> agents"),
+    "testing/planted_importlib.py": (
+        'import importlib\n\nGAME = importlib.import_module("agentgym_text.envs.mastermind.game")\n',
+        "testing -> envs/mastermind"),
+    "eval/planted_entry_point.py": (
+        'ENTRY_POINT = "agentgym_text.integrations.group:GroupEnv"\n', "eval -> integrations"),
+    "agents/planted_fstring.py": (
+        'from importlib import resources\n\n\ndef folder(family):\n'
+        '    return resources.files(f"agentgym_text.envs.{family}")\n', "agents -> envs/*"),
+    "integrations/planted_relative.py": ("from .. import cli\n", "integrations -> cli"),
+    "envs/sudoku/planted_other_family.py": (
+        "from agentgym_text.envs.mastermind.game import CodeRules\n", "envs/sudoku -> envs/mastermind"),
+    "envs/mastermind/planted_upward.py": (
+        "def rows():\n    from agentgym_text.eval.store import read_jsonl\n    return read_jsonl\n",
+        "envs/mastermind -> eval"),
+}
+
+
+def test_the_layer_checker_sees_every_form_of_wrong_way_import(tmp_path):
+    copy = tmp_path / "agentgym_text"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    for name, (code, _) in PLANTED.items():
+        (copy / name).write_text(code, encoding="utf-8")
+    (copy / "planted_unit.py").write_text("", encoding="utf-8")
+    found = wrong_way_imports(copy)
+    for name, (_, edge) in PLANTED.items():
+        assert [line for line in found if line.startswith(f"{name}:")] != [], name
+        assert all(f"({edge})" in line for line in found if line.startswith(f"{name}:")), found
+    assert "planted_unit.py: planted_unit is not a unit of the layer order" in found
+    assert len(found) == len(PLANTED) + 1, found
+
+
+def test_the_layer_checker_reads_the_declared_family_dependencies():
+    """WebArena's shop sells the WebShop catalogue: allowed because ``webarena`` declares ``depends_on``."""
+    undeclared = wrong_way_imports(PACKAGE, depends_on={})
+    assert undeclared and all(line.startswith("envs/webarena/") and "(envs/webarena -> envs/webshop)" in line
+                              for line in undeclared)
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda p: p.name)
