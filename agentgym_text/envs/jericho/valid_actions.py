@@ -13,6 +13,8 @@ jericho's templates are kept only when they change the world).
 
 from __future__ import annotations
 
+import importlib
+
 import re
 import threading
 from collections import OrderedDict
@@ -42,12 +44,19 @@ def _object_word(word: str, dictionary: dict[str, list[str]], cut: int) -> bool:
     return ("noun" in pos or "adj" in pos) and "dir" not in pos and "prep" not in pos and "meta" not in pos
 
 
+def jericho_util():
+    """jericho's ``util`` module. Not ``from jericho import util``: jericho's ``__init__`` star-imports a module that
+    star-imports ctypes, so once anything has imported ``ctypes.util`` the package attribute ``jericho.util`` is
+    ctypes' module, not jericho's."""
+    return importlib.import_module("jericho.util")
+
+
 def candidate_names(frotz, dictionary: dict[str, list[str]]) -> tuple[list[str], set[str]]:
     """One name per examinable object around the player, and which of them the player carries.
 
     This is jericho's ``_identify_interactive_objects`` with our tokenizer in place of spaCy.
     """
-    from jericho import util
+    util = jericho_util()
 
     cut = max(len(word) for word in dictionary)
     state = frotz.get_state()
@@ -117,7 +126,7 @@ def valid_actions(game, *, use_cache: bool = True) -> list[str]:
 
 
 def _compute(frotz, dictionary: dict[str, list[str]]) -> list[str]:
-    from jericho import util
+    util = jericho_util()
 
     names, held = candidate_names(frotz, dictionary)
     candidates = candidate_actions(frotz.act_gen.templates, names, held)
