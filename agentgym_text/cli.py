@@ -52,8 +52,18 @@ def _cmd_tasks(args: argparse.Namespace) -> int:
     try:
         for task in env.unwrapped.tasks:
             if args.jsonl:
-                print(json.dumps({"env_id": args.env_id, "task_id": task.task_id, "difficulty": task.difficulty,
-                                  "max_steps": task.max_steps, "goal": task.goal}, ensure_ascii=False))
+                print(
+                    json.dumps(
+                        {
+                            "env_id": args.env_id,
+                            "task_id": task.task_id,
+                            "difficulty": task.difficulty,
+                            "max_steps": task.max_steps,
+                            "goal": task.goal,
+                        },
+                        ensure_ascii=False,
+                    )
+                )
             else:
                 goal = " ".join(task.goal.split())
                 print(f"{task.task_id}\t{task.difficulty or '-'}\t{goal[:120]}")
@@ -94,8 +104,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _check_report_dependencies() -> None:
     if not extra_installed("report"):
-        raise UserError("the report needs the 'report' extra: pip install 'agentgym-text[report]' "
-                        "(or pass --no-report)")
+        raise UserError(
+            "the report needs the 'report' extra: pip install 'agentgym-text[report]' (or pass --no-report)"
+        )
 
 
 def _run_and_report(agent, config, out: Path, *, report: bool = True) -> RunResult:
@@ -115,21 +126,28 @@ def _run_and_report(agent, config, out: Path, *, report: bool = True) -> RunResu
     episodes_file = out / "episodes.jsonl"
     in_folder = result.planned - sum(1 for row in result.unplayed if row["task_id"] is not None)
     if result.planned and result.skipped == result.planned:
-        print(f"{agent.name}: all {result.planned} episodes already in {episodes_file}; use --rerun to play them "
-              "again")
+        print(f"{agent.name}: all {result.planned} episodes already in {episodes_file}; use --rerun to play them again")
     else:
         again = f", {result.replayed} of them again" if result.replayed else ""
-        print(f"{agent.name}: {result.finished} episodes played{again}, {result.skipped} already done: "
-              f"{in_folder} of {result.planned} planned episodes in {out}")
+        print(
+            f"{agent.name}: {result.finished} episodes played{again}, {result.skipped} already done: "
+            f"{in_folder} of {result.planned} planned episodes in {out}"
+        )
     for error in result.errors:
         print(f"  error: {error}", file=sys.stderr)
     _print_unplayed(result.unplayed)
     if result.agent_errors:
-        print(f"  {result.agent_errors} episodes ended because the agent could not be reached (agent_error); "
-              "run the same command again to play them", file=sys.stderr)
+        print(
+            f"  {result.agent_errors} episodes ended because the agent could not be reached (agent_error); "
+            "run the same command again to play them",
+            file=sys.stderr,
+        )
     if result.engine_errors:
-        print(f"  {result.engine_errors} episodes ended because their engine died (engine_error); run the same "
-              "command again to play them", file=sys.stderr)
+        print(
+            f"  {result.engine_errors} episodes ended because their engine died (engine_error); run the same "
+            "command again to play them",
+            file=sys.stderr,
+        )
     if episodes_file.exists():
         run = load_run(out)
         (out / "metrics.json").write_text(json.dumps(run.metrics, indent=2, ensure_ascii=False) + "\n")
@@ -137,11 +155,16 @@ def _run_and_report(agent, config, out: Path, *, report: bool = True) -> RunResu
         lost = run.metrics["agent_errors"] + run.metrics["engine_errors"]
         scored = int(overall.get("episodes", 0))
         note = f"; {lost} agent_error/engine_error episodes left out" if lost else ""
-        partial = "" if result.complete else f"; PARTIAL: {result.planned - scored} of {result.planned} planned " \
-                                               "episodes are not in these rates"
-        print(f"  success {fmt_rate(overall.get('success_rate'))}%  progress {fmt_rate(overall.get('progress_rate'))}%"
-              f"  grounding {fmt_rate(overall.get('grounding_accuracy'))}%  (macro over envs, {scored} episodes"
-              f"{note}{partial})")
+        partial = (
+            ""
+            if result.complete
+            else f"; PARTIAL: {result.planned - scored} of {result.planned} planned episodes are not in these rates"
+        )
+        print(
+            f"  success {fmt_rate(overall.get('success_rate'))}%  progress {fmt_rate(overall.get('progress_rate'))}%"
+            f"  grounding {fmt_rate(overall.get('grounding_accuracy'))}%  (macro over envs, {scored} episodes"
+            f"{note}{partial})"
+        )
         if report:
             from agentgym_text.eval.report import write_report
 
@@ -152,8 +175,11 @@ def _run_and_report(agent, config, out: Path, *, report: bool = True) -> RunResu
 def _print_unplayed(unplayed: list[dict], shown: int = 10) -> None:
     if not unplayed:
         return
-    print(f"  {len(unplayed)} planned episodes were not played (listed in run.json under 'unplayed'; the same "
-          "command plays them):", file=sys.stderr)
+    print(
+        f"  {len(unplayed)} planned episodes were not played (listed in run.json under 'unplayed'; the same "
+        "command plays them):",
+        file=sys.stderr,
+    )
     for row in unplayed[:shown]:
         task = row["task_id"] if row["task_id"] is not None else "(its tasks could not be listed)"
         print(f"    {row['env_id']} {task}: {row['reason']}", file=sys.stderr)
@@ -176,10 +202,17 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             raise UserError("--backend ray needs Ray: pip install 'agentgym-text[ray]'")
     try:
         config = EvalConfig(
-            envs=args.envs, tasks=args.tasks, max_steps=args.max_steps, num_envs=args.num_envs,
-            vector_mode="ray" if args.backend == "ray" else args.vector_mode, ray_address=args.address,
-            seed=args.seed, repeats=args.repeats, progress_bar=not args.quiet,
-            stop_after_repeats=args.stop_after_repeats, env_args=parse_env_args(args.env_arg),
+            envs=args.envs,
+            tasks=args.tasks,
+            max_steps=args.max_steps,
+            num_envs=args.num_envs,
+            vector_mode="ray" if args.backend == "ray" else args.vector_mode,
+            ray_address=args.address,
+            seed=args.seed,
+            repeats=args.repeats,
+            progress_bar=not args.quiet,
+            stop_after_repeats=args.stop_after_repeats,
+            env_args=parse_env_args(args.env_arg),
             replay="all" if args.rerun else "failed" if args.rerun_failed else "agent_error",
         )
         if args.agent == "openai":
@@ -217,24 +250,28 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     """Expert and random agents on the quick split of every registered env, then the comparison report."""
+    from agentgym_text.agents import make_agent
     from agentgym_text.eval.report import write_report
     from agentgym_text.eval.runner import EvalConfig
-
-    from agentgym_text.agents import make_agent
 
     _check_report_dependencies()
     out = Path(args.out)
     installed = [entry.env_id for entry in agentgym_text.list_envs() if entry_status(entry) == "installed"]
-    config = EvalConfig(envs=installed, tasks=args.tasks, max_steps=args.max_steps, num_envs=args.num_envs,
-                        progress_bar=not args.quiet)
+    config = EvalConfig(
+        envs=installed, tasks=args.tasks, max_steps=args.max_steps, num_envs=args.num_envs, progress_bar=not args.quiet
+    )
     folders = []
     planned = played = 0
     complete = True
     for agent_name in ("expert", "random"):
         result = _run_and_report(make_agent(agent_name), config, out / agent_name, report=False)
         planned += result.planned
-        played += (result.planned - sum(1 for row in result.unplayed if row["task_id"] is not None)
-                   - result.agent_errors - result.engine_errors)
+        played += (
+            result.planned
+            - sum(1 for row in result.unplayed if row["task_id"] is not None)
+            - result.agent_errors
+            - result.engine_errors
+        )
         complete = complete and result.complete
         if (out / agent_name / "episodes.jsonl").exists():
             folders.append(out / agent_name)
@@ -259,17 +296,19 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     print(f"serving {args.env} on ws://{args.host}:{args.port}/ws (up to {args.max_sessions} sessions)", flush=True)
     try:
-        serve(args.env, host=args.host, port=args.port, max_sessions=args.max_sessions,
-              idle_timeout=args.idle_timeout)
+        serve(args.env, host=args.host, port=args.port, max_sessions=args.max_sessions, idle_timeout=args.idle_timeout)
     except MissingDependency as error:
         raise UserError(str(error)) from None
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] in _SERVER_MODULES:
-            raise UserError(f"serve needs the 'openenv' extra: pip install 'agentgym-text[openenv]' "
-                            f"(missing module {error.name!r})") from None
+            raise UserError(
+                f"serve needs the 'openenv' extra: pip install 'agentgym-text[openenv]' (missing module {error.name!r})"
+            ) from None
         extra = entries[args.env].requires
-        raise UserError(f"{args.env} needs the '{extra}' extra: pip install 'agentgym-text[{extra}]' "
-                        f"(missing module {error.name!r})") from None
+        raise UserError(
+            f"{args.env} needs the '{extra}' extra: pip install 'agentgym-text[{extra}]' "
+            f"(missing module {error.name!r})"
+        ) from None
     return 0
 
 
@@ -301,8 +340,11 @@ def build_parser() -> argparse.ArgumentParser:
             _add_eval_arguments(command)
         elif name == "report":
             command.add_argument("runs", nargs="+", help="run folders written by `agentgym-text eval`")
-            command.add_argument("--out", default=None, help="HTML path (default: <run>/report.html, or "
-                                 "<parent>/compare-<a>-vs-<b>.html for several runs)")
+            command.add_argument(
+                "--out",
+                default=None,
+                help="HTML path (default: <run>/report.html, or <parent>/compare-<a>-vs-<b>.html for several runs)",
+            )
         elif name == "demo":
             command.add_argument("--out", default="runs/demo")
             command.add_argument("--tasks", default="quick")
@@ -314,8 +356,12 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_argument("--host", default="127.0.0.1")
             command.add_argument("--port", type=int, default=8000)
             command.add_argument("--max-sessions", type=int, default=8, help="concurrent client sessions")
-            command.add_argument("--idle-timeout", type=float, default=None,
-                                 help="end a session idle this many seconds (its engine is closed)")
+            command.add_argument(
+                "--idle-timeout",
+                type=float,
+                default=None,
+                help="end a session idle this many seconds (its engine is closed)",
+            )
     return parser
 
 
@@ -324,29 +370,53 @@ def _add_eval_arguments(command: argparse.ArgumentParser) -> None:
 
     command.add_argument("--agent", required=True, choices=AGENT_NAMES)
     command.add_argument("--envs", default="all", help="'all' or comma-separated env ids")
-    command.add_argument("--tasks", default="quick",
-                         help="'all', 'quick' (2 easy + 2 hard per env), N (first N), 'i:j', or task ids")
+    command.add_argument(
+        "--tasks", default="quick", help="'all', 'quick' (2 easy + 2 hard per env), N (first N), 'i:j', or task ids"
+    )
     command.add_argument("--max-steps", type=int, default=None, help="step budget (default: per task)")
     command.add_argument("--num-envs", type=int, default=1, help="concurrent episodes per env id (slots)")
-    command.add_argument("--vector-mode", choices=("sync", "async"), default="sync",
-                         help="with --backend local: each env in this process (sync) or in a worker process (async)")
-    command.add_argument("--backend", choices=("local", "ray"), default="local",
-                         help="ray: each of the --num-envs envs in a Ray actor (needs the 'ray' extra)")
-    command.add_argument("--address", default=None,
-                         help="with --backend ray: an existing cluster ('auto', 'ray://host:10001'); "
-                              "default: start Ray on this machine for the run")
-    command.add_argument("--env-arg", action="append", default=[], metavar="[ENV_ID:]KEY=VALUE",
-                         help="a gym.make kwarg for every env of the run, or for one id (repeatable), e.g. "
-                              "text_format=clear; JSON values are read as such (numbers, true/false)")
+    command.add_argument(
+        "--vector-mode",
+        choices=("sync", "async"),
+        default="sync",
+        help="with --backend local: each env in this process (sync) or in a worker process (async)",
+    )
+    command.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="ray: each of the --num-envs envs in a Ray actor (needs the 'ray' extra)",
+    )
+    command.add_argument(
+        "--address",
+        default=None,
+        help="with --backend ray: an existing cluster ('auto', 'ray://host:10001'); "
+        "default: start Ray on this machine for the run",
+    )
+    command.add_argument(
+        "--env-arg",
+        action="append",
+        default=[],
+        metavar="[ENV_ID:]KEY=VALUE",
+        help="a gym.make kwarg for every env of the run, or for one id (repeatable), e.g. "
+        "text_format=clear; JSON values are read as such (numbers, true/false)",
+    )
     command.add_argument("--seed", type=int, default=0)
     command.add_argument("--repeats", type=int, default=1, help="episodes per task")
-    command.add_argument("--stop-after-repeats", type=int, default=None,
-                         help="end an episode after this many repeated actions in a row (finish: repetition)")
+    command.add_argument(
+        "--stop-after-repeats",
+        type=int,
+        default=None,
+        help="end an episode after this many repeated actions in a row (finish: repetition)",
+    )
     command.add_argument("--out", default=None, help="run folder (default runs/<agent>); reruns resume it")
     again = command.add_mutually_exclusive_group()
     again.add_argument("--rerun", action="store_true", help="play every episode again (the folder starts over)")
-    again.add_argument("--rerun-failed", action="store_true",
-                       help="also play again the episodes that did not succeed (agent_error ones always are)")
+    again.add_argument(
+        "--rerun-failed",
+        action="store_true",
+        help="also play again the episodes that did not succeed (agent_error ones always are)",
+    )
     command.add_argument("--no-report", action="store_true")
     command.add_argument("--quiet", action="store_true", help="no progress bar")
     command.add_argument("--wandb", action="store_true", help="also log to Weights & Biases (needs wandb)")

@@ -81,8 +81,9 @@ def kg_figures(repeats: int) -> tuple[int, dict[str, float]]:
     }
     figures = {name: median_ms(lambda a=action: env.step(a), repeats) for name, action in calls.items()}
     ids = kg._session.variables[0].ids
-    figures[f"raw graph.neighbors ({size} films)"] = median_ms(lambda: kg.graph.neighbors(ids, "film.film.directed_by"),
-                                                              repeats)
+    figures[f"raw graph.neighbors ({size} films)"] = median_ms(
+        lambda: kg.graph.neighbors(ids, "film.film.directed_by"), repeats
+    )
     figures[f"raw graph.relations ({size} films, uncached)"] = median_ms(lambda: kg.graph.relations(ids), repeats)
     figures["reset"] = median_ms(lambda: env.reset(options={"task_id": task.task_id}), repeats)
     triples = kg.graph.triple_count()

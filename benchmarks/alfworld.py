@@ -47,8 +47,11 @@ def _commands(world: dict, steps: int, seed: int) -> list[str]:
         admissible = engine.admissible()
         others = [c for c in admissible if not c.startswith("go to")]
         roll = rng.random()
-        command = (expert_command(engine) or "look") if roll < 0.3 else (
-            rng.choice(others) if roll < 0.6 and others else rng.choice(admissible))
+        command = (
+            (expert_command(engine) or "look")
+            if roll < 0.3
+            else (rng.choice(others) if roll < 0.6 and others else rng.choice(admissible))
+        )
         engine.step(command)
         commands.append(command)
     return commands
@@ -70,8 +73,10 @@ def main() -> None:
         files = sum(1 for p in Path(cache).rglob("*") if p.is_file())
     print(f"first gym.make (builds 134 games into an empty cache): {build:.2f} s; later gym.make: {make_warm:.2f} s")
     print(f"cache: {size / 1e6:.1f} MB in {files} files (134 games: world.json, problem.pddl, traj_data.json)")
-    print(f"first reset in a fresh process (game read from the cache): {cold_reset * 1000:.1f} ms "
-          f"(with the cache already built: {cold_reset_cached * 1000:.1f} ms)")
+    print(
+        f"first reset in a fresh process (game read from the cache): {cold_reset * 1000:.1f} ms "
+        f"(with the cache already built: {cold_reset_cached * 1000:.1f} ms)"
+    )
 
     triples = task_specs()
     t = time.perf_counter()
@@ -90,9 +95,11 @@ def main() -> None:
         t = time.perf_counter()
         env.reset(options={"task_index": index})
         warm.append(time.perf_counter() - t)
-    print(f"reset, first time per task in a process: median {statistics.median(times) * 1000:.2f} ms, "
-          f"max {max(times) * 1000:.2f} ms; warm: median {statistics.median(warm) * 1000:.3f} ms, "
-          f"max {max(warm) * 1000:.2f} ms")
+    print(
+        f"reset, first time per task in a process: median {statistics.median(times) * 1000:.2f} ms, "
+        f"max {max(times) * 1000:.2f} ms; warm: median {statistics.median(warm) * 1000:.3f} ms, "
+        f"max {max(warm) * 1000:.2f} ms"
+    )
 
     kinds = list(DEFAULT_COUNTS)
     # game i: the i-th default task of type i mod 6, so types and floor plans (kitchen to bathroom) both vary
@@ -125,15 +132,23 @@ def main() -> None:
         for command in commands:
             env.step(command)
         env_step.append((time.perf_counter() - t) / len(commands))
-        print(f"  {task_id}: official {official_step[-1] * 1000:.1f} ms/step, engine "
-              f"{engine_step[-1] * 1000:.3f} ms/step, text env {env_step[-1] * 1000:.3f} ms/step")
+        print(
+            f"  {task_id}: official {official_step[-1] * 1000:.1f} ms/step, engine "
+            f"{engine_step[-1] * 1000:.3f} ms/step, text env {env_step[-1] * 1000:.3f} ms/step"
+        )
     mean = statistics.mean
-    print(f"official stack: load {mean(official_load):.2f} s, reset {mean(official_reset):.2f} s, "
-          f"step {mean(official_step) * 1000:.1f} ms ({1 / mean(official_step):.0f} steps/s)")
-    print(f"our engine    : step {mean(engine_step) * 1000:.3f} ms ({1 / mean(engine_step):.0f} steps/s, "
-          f"{mean(official_step) / mean(engine_step):.0f}x the official stack)")
-    print(f"text env      : step {mean(env_step) * 1000:.3f} ms ({1 / mean(env_step):.0f} steps/s, "
-          f"{mean(official_step) / mean(env_step):.0f}x the official stack)")
+    print(
+        f"official stack: load {mean(official_load):.2f} s, reset {mean(official_reset):.2f} s, "
+        f"step {mean(official_step) * 1000:.1f} ms ({1 / mean(official_step):.0f} steps/s)"
+    )
+    print(
+        f"our engine    : step {mean(engine_step) * 1000:.3f} ms ({1 / mean(engine_step):.0f} steps/s, "
+        f"{mean(official_step) / mean(engine_step):.0f}x the official stack)"
+    )
+    print(
+        f"text env      : step {mean(env_step) * 1000:.3f} ms ({1 / mean(env_step):.0f} steps/s, "
+        f"{mean(official_step) / mean(env_step):.0f}x the official stack)"
+    )
 
 
 if __name__ == "__main__":

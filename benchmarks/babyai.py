@@ -112,8 +112,8 @@ def goto_latencies_ms(episodes: int, explore_steps: int = 0) -> tuple[list[float
             continue
         reach = world.reach()
 
-        def distance(action: str) -> int:
-            obj = world.perception.names.get(action[len("go to "):])
+        def distance(action: str, world=world, reach=reach) -> int:
+            obj = world.perception.names.get(action[len("go to ") :])
             x, y = world.position_of(obj)
             near = [reach.distance((x + dx, y + dy)) for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1))]
             return max(d for d in near if d is not None)
@@ -161,17 +161,21 @@ def main() -> None:
         for listing in (True, False)
     }
     steps = results[True][2]
-    print(f"level {args.level}, {how}, {args.episodes} episodes (seeds 0..{args.episodes - 1}, same instances), "
-          f"same random low-level actions, {steps} steps per side; CPU time of step() calls only")
+    print(
+        f"level {args.level}, {how}, {args.episodes} episodes (seeds 0..{args.episodes - 1}, same instances), "
+        f"same random low-level actions, {steps} steps per side; CPU time of step() calls only"
+    )
     for listing, label in ((True, "admissible list in info (default)"), (False, "list_admissible_actions=False")):
         raw, text, _ = results[listing]
         print(f"raw minigrid {raw:8.0f} steps/s | text env, {label:34s} {text:8.0f} steps/s  ({text / raw:.2f}x raw)")
 
     for level, label in ((None, "AgentBoard's 112 tasks"), ("BossLevel", "BossLevel")):
         costs = sorted(listing_costs_ms(level, 112 if level is None else 30))
-        print(f"admissible-action listing, {label}: mean {statistics.mean(costs):.3f} ms, median "
-              f"{statistics.median(costs):.3f} ms, p95 {costs[int(0.95 * (len(costs) - 1))]:.3f} ms "
-              f"(CPU time, {len(costs)} states)")
+        print(
+            f"admissible-action listing, {label}: mean {statistics.mean(costs):.3f} ms, median "
+            f"{statistics.median(costs):.3f} ms, p95 {costs[int(0.95 * (len(costs) - 1))]:.3f} ms "
+            f"(CPU time, {len(costs)} states)"
+        )
 
     for explore in (0, 4):
         latencies, walked = goto_latencies_ms(args.goto_episodes, explore_steps=explore)
@@ -179,10 +183,14 @@ def main() -> None:
             continue
         latencies_sorted = sorted(latencies)
         p95 = latencies_sorted[int(0.95 * (len(latencies_sorted) - 1))]
-        print(f"'go to' farthest known object, BossLevel 22x22, after {explore} expert steps, {len(latencies)} "
-              f"episodes (mean {statistics.mean(walked):.1f}, max {max(walked)} low-level steps walked):")
-        print(f"  latency mean {statistics.mean(latencies):.2f} ms, median {statistics.median(latencies):.2f} ms, "
-              f"p95 {p95:.2f} ms, max {max(latencies):.2f} ms")
+        print(
+            f"'go to' farthest known object, BossLevel 22x22, after {explore} expert steps, {len(latencies)} "
+            f"episodes (mean {statistics.mean(walked):.1f}, max {max(walked)} low-level steps walked):"
+        )
+        print(
+            f"  latency mean {statistics.mean(latencies):.2f} ms, median {statistics.median(latencies):.2f} ms, "
+            f"p95 {p95:.2f} ms, max {max(latencies):.2f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -109,8 +109,10 @@ def match(games: int, depth: int) -> None:
     for player, outcome in results.items():
         wins = sum(r == 0 for r in outcome)
         draws = sum(r == -1 for r in outcome)
-        print(f"{player:7} vs built-in opponent: {wins}/{games} won ({wins / games:.1%}), {draws} draws, "
-              f"{games - wins - draws} lost")
+        print(
+            f"{player:7} vs built-in opponent: {wins}/{games} won ({wins / games:.1%}), {draws} draws, "
+            f"{games - wins - draws} lost"
+        )
     print(f"expert games last {np.mean(rounds):.1f} rounds on average; {elapsed:.1f}s for {games} games of each")
 
 

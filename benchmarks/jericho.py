@@ -105,8 +105,11 @@ def textworld_figures(repeats: int) -> list[tuple]:
     rows = []
     with tempfile.TemporaryDirectory() as cache:
         os.environ["AGENTGYM_TEXT_CACHE"] = cache
-        for env_id, challenge in (("TextWorld/Coin-v0", "coin"), ("TextWorld/Treasure-v0", "treasure"),
-                                  ("TextWorld/Cooking-v0", "cooking")):
+        for env_id, challenge in (
+            ("TextWorld/Coin-v0", "coin"),
+            ("TextWorld/Treasure-v0", "treasure"),
+            ("TextWorld/Cooking-v0", "cooking"),
+        ):
             task = make_tasks(challenge)[-1]
             start = time.perf_counter()
             files = build_game(challenge, task.params["settings"], task.params["seed"], quiet=True)
@@ -132,8 +135,18 @@ def textworld_figures(repeats: int) -> list[tuple]:
                 our_step.append((time.perf_counter() - start) / len(commands))
             raw.close()
             env.close()
-            rows.append((env_id, task.task_id, build, statistics.median(raw_reset), statistics.median(our_reset),
-                         statistics.median(raw_step), statistics.median(our_step), len(commands)))
+            rows.append(
+                (
+                    env_id,
+                    task.task_id,
+                    build,
+                    statistics.median(raw_reset),
+                    statistics.median(our_reset),
+                    statistics.median(raw_step),
+                    statistics.median(our_step),
+                    len(commands),
+                )
+            )
     return rows
 
 
@@ -159,11 +172,15 @@ def main() -> None:
         print("Jericho skipped: pass --game-dir or set AGENTGYM_TEXT_JERICHO_DIR")
     if not args.no_textworld:
         print("\nTextWorld: one game per challenge built into a fresh cache, then reset/step against textworld.start")
-        print(f"{'env id':22s} {'task':28s} {'build s':>8s} {'raw reset ms':>12s} {'env reset ms':>12s} "
-              f"{'raw step ms':>11s} {'env step ms':>11s} {'ratio':>6s}")
-        for env_id, task_id, build, rr, orr, rs, os_, count in textworld_figures(args.repeats):
-            print(f"{env_id:22s} {task_id:28s} {build:8.1f} {rr * 1000:12.1f} {orr * 1000:12.1f} "
-                  f"{rs * 1000:11.2f} {os_ * 1000:11.2f} {rs / os_:6.2f}")
+        print(
+            f"{'env id':22s} {'task':28s} {'build s':>8s} {'raw reset ms':>12s} {'env reset ms':>12s} "
+            f"{'raw step ms':>11s} {'env step ms':>11s} {'ratio':>6s}"
+        )
+        for env_id, task_id, build, rr, orr, rs, os_, _count in textworld_figures(args.repeats):
+            print(
+                f"{env_id:22s} {task_id:28s} {build:8.1f} {rr * 1000:12.1f} {orr * 1000:12.1f} "
+                f"{rs * 1000:11.2f} {os_ * 1000:11.2f} {rs / os_:6.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ def main() -> None:
     print(f"sandbox start (empty init)      {_stats(_timed(lambda: Sandbox('').close(), n))}")
     init = instance("count-extension", 0).init
     print(f"sandbox start (task init)       {_stats(_timed(lambda: Sandbox(init).close(), n))}")
+
     def prewarmed() -> list[float]:
         samples = []
         for _ in range(n):
@@ -66,8 +67,10 @@ def main() -> None:
         print(f"echo round trip                 {_stats(_timed(lambda: box.run('echo hi'), n * 10))}")
     env = OsEnv()
     env.reset(options={"task_index": 0})
-    print(f"env.step('echo hi')             "
-          f"{_stats(_timed(lambda: env.step(chr(10).join(['Act: bash', '```bash', 'echo hi', '```'])), n * 3))}")
+    print(
+        f"env.step('echo hi')             "
+        f"{_stats(_timed(lambda: env.step(chr(10).join(['Act: bash', '```bash', 'echo hi', '```'])), n * 3))}"
+    )
     print(f"env.reset, back to back         {_stats(_timed(lambda: env.reset(options={'task_index': 5}), n))}")
     per_task = []
     for task_id in env.task_ids:

@@ -40,8 +40,10 @@ DOMAINS = ("blocksworld", "gripper", "barman", "tyreworld")
 
 
 def _raw_env(domain: str, problem_files: list[Path], workdir: Path):
-    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(
-        io.StringIO()
+    with (
+        warnings.catch_warnings(),
+        contextlib.redirect_stdout(io.StringIO()),
+        contextlib.redirect_stderr(io.StringIO()),
     ):
         warnings.simplefilter("ignore")
         from pddlgym.core import PDDLEnv
@@ -164,9 +166,11 @@ def agentboard_files(root: Path) -> None:
             while not env.unwrapped.episode_over and info.get("step", 0) < env.unwrapped.step_budget:
                 _, _, _, _, info = env.step(env.unwrapped.expert_action())
             solved += bool(info.get("success"))
-        print(f"  {domain:11s} {len(files):3d} files, {loaded:3d} load, {solved:3d} solved; load + plan CPU time "
-              f"median {statistics.median(planning):.2f} s, max {max(planning):.2f} s "
-              f"(wall-clock max {max(walls):.2f} s)")
+        print(
+            f"  {domain:11s} {len(files):3d} files, {loaded:3d} load, {solved:3d} solved; load + plan CPU time "
+            f"median {statistics.median(planning):.2f} s, max {max(planning):.2f} s "
+            f"(wall-clock max {max(walls):.2f} s)"
+        )
 
 
 def main() -> None:
@@ -174,7 +178,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=300, help="random steps per problem")
     parser.add_argument("--problems", type=int, default=4, help="shipped problems per domain (the last ones)")
     args = parser.parse_args()
-    print(f"random valid-action agent, {args.steps} steps on each of the last {args.problems} shipped problems per domain")
+    print(
+        f"random valid-action agent, {args.steps} steps on each of the last {args.problems} shipped problems per domain"
+    )
     print(
         f"{'domain':12s} {'raw pddlgym steps/s':>20s} {'text env steps/s':>17s} {'ratio':>6s} "
         f"{'own engine (no text) steps/s':>29s}"
@@ -182,7 +188,7 @@ def main() -> None:
     ratios = []
     with tempfile.TemporaryDirectory() as tmp:
         for domain in DOMAINS:
-            tasks = [t for t in shipped_tasks(domain)][-args.problems:]
+            tasks = [t for t in shipped_tasks(domain)][-args.problems :]
             files = [PROBLEM_DIR / t.params["problem"] for t in tasks]
             workdir = Path(tmp) / domain
             workdir.mkdir()
@@ -204,8 +210,10 @@ def main() -> None:
         print(f"  {domain:12s} median {statistics.median(domain_times):.3f} s, max {max(domain_times):.3f} s")
     for domain, costs in listing_costs_ms().items():
         costs.sort()
-        print(f"admissible-action listing, {domain:12s}: mean {statistics.mean(costs):.3f} ms, "
-              f"p95 {costs[int(0.95 * (len(costs) - 1))]:.3f} ms (CPU time, {len(costs)} states)")
+        print(
+            f"admissible-action listing, {domain:12s}: mean {statistics.mean(costs):.3f} ms, "
+            f"p95 {costs[int(0.95 * (len(costs) - 1))]:.3f} ms (CPU time, {len(costs)} states)"
+        )
     root = os.environ.get("AGENTGYM_TEXT_AGENTBOARD_PDDL")
     if root:
         agentboard_files(Path(root))

@@ -34,7 +34,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import gymnasium as gym  # noqa: E402
 import numpy as np  # noqa: E402
 
-import agentgym_text  # noqa: F401  (registers the ids)
+import agentgym_text  # noqa: F401, E402  (registers the ids)
 from agentgym_text.integrations.ray import RayVectorEnv, init_ray  # noqa: E402
 
 __all__ = ["main"]
@@ -69,16 +69,20 @@ def _scaling(args: argparse.Namespace) -> None:
     env_id = args.scaling_env
     make_kwargs = {"max_episode_steps": args.episode_steps, **({"domain": "barman"} if env_id == PDDL else {})}
     configs: list[tuple[str, int]] = [("sync", 1)] + [("ray", w) for w in (1, 2, 4) if args.num_envs % w == 0]
-    print(f"{env_id}{' barman' if env_id == PDDL else ''}, {args.num_envs} sub-envs, {args.episodes} episodes of up "
-          f"to {args.episode_steps} random admissible steps per row, best of {args.repeats}")
+    print(
+        f"{env_id}{' barman' if env_id == PDDL else ''}, {args.num_envs} sub-envs, {args.episodes} episodes of up "
+        f"to {args.episode_steps} random admissible steps per row, best of {args.repeats}"
+    )
     built: dict[tuple[str, int], gym.vector.VectorEnv] = {}
     for mode, workers in configs:
         if mode == "sync":
-            built[mode, workers] = gym.make_vec(env_id, num_envs=args.num_envs, vectorization_mode="sync",
-                                                **make_kwargs)
+            built[mode, workers] = gym.make_vec(
+                env_id, num_envs=args.num_envs, vectorization_mode="sync", **make_kwargs
+            )
         else:
-            built[mode, workers] = RayVectorEnv(env_id, args.num_envs, envs_per_actor=args.num_envs // workers,
-                                                **make_kwargs)
+            built[mode, workers] = RayVectorEnv(
+                env_id, args.num_envs, envs_per_actor=args.num_envs // workers, **make_kwargs
+            )
     best: dict[tuple[str, int], tuple[float, int]] = {}
     try:
         for key in configs:  # warm-up: every task once in every process (PDDL grounds its problems)
@@ -95,13 +99,17 @@ def _scaling(args: argparse.Namespace) -> None:
             envs.close()
     base = args.episodes / best["sync", 1][0]
     one = args.episodes / best["ray", 1][0]
-    print(f"{'backend':<8} {'workers':>7} {'steps':>6} {'wall s':>7} {'episodes/s':>10} {'steps/s':>8} "
-          f"{'vs sync':>7} {'vs 1 worker':>11}")
+    print(
+        f"{'backend':<8} {'workers':>7} {'steps':>6} {'wall s':>7} {'episodes/s':>10} {'steps/s':>8} "
+        f"{'vs sync':>7} {'vs 1 worker':>11}"
+    )
     for mode, workers in configs:
         wall, steps = best[mode, workers]
         rate = args.episodes / wall
-        print(f"{mode:<8} {workers:>7} {steps:>6} {wall:>7.2f} {rate:>10.2f} {steps / wall:>8.0f} "
-              f"{rate / base:>6.2f}x {rate / one:>10.2f}x")
+        print(
+            f"{mode:<8} {workers:>7} {steps:>6} {wall:>7.2f} {rate:>10.2f} {steps / wall:>8.0f} "
+            f"{rate / base:>6.2f}x {rate / one:>10.2f}x"
+        )
 
 
 def _busy(iterations: int) -> int:
@@ -140,8 +148,10 @@ def _per_step_ms(envs: gym.vector.VectorEnv, steps: int) -> float:
 
 def _overhead(args: argparse.Namespace) -> None:
     print(f"\n{MASTERMIND}, {args.overhead_steps} vector steps (invalid-free guesses; next-step autoreset)")
-    print(f"{'sub-envs':>8} {'sync ms/step':>12} {'ray ms/step':>11} {'overhead ms per vector step':>27} "
-          f"{'per sub-env step':>16}")
+    print(
+        f"{'sub-envs':>8} {'sync ms/step':>12} {'ray ms/step':>11} {'overhead ms per vector step':>27} "
+        f"{'per sub-env step':>16}"
+    )
     for count in (1, 8):
         sync = gym.make_vec(MASTERMIND, num_envs=count, vectorization_mode="sync")
         remote = RayVectorEnv(MASTERMIND, count, envs_per_actor=count)
@@ -152,20 +162,26 @@ def _overhead(args: argparse.Namespace) -> None:
         finally:
             sync.close()
             remote.close()
-        print(f"{count:>8} {sync_ms:>12.3f} {ray_ms:>11.3f} {ray_ms - sync_ms:>27.3f} "
-              f"{(ray_ms - sync_ms) / count:>16.3f}")
+        print(
+            f"{count:>8} {sync_ms:>12.3f} {ray_ms:>11.3f} {ray_ms - sync_ms:>27.3f} {(ray_ms - sync_ms) / count:>16.3f}"
+        )
 
 
 def _scienceworld(args: argparse.Namespace) -> None:
     """Two ScienceWorld sub-envs (one JVM each) following the expert: sync in this process, one actor holding
     both, one actor each."""
     env_id = "AgentBoard/ScienceWorld-v0"
-    print(f"\n{env_id}, 2 sub-envs following the expert, {args.sw_steps} vector steps after {args.sw_steps // 4} "
-          "warm-up steps")
+    print(
+        f"\n{env_id}, 2 sub-envs following the expert, {args.sw_steps} vector steps after {args.sw_steps // 4} "
+        "warm-up steps"
+    )
     print(f"{'backend':<8} {'workers':>7} {'sub-env steps/s':>15}")
     for mode, workers in (("sync", 1), ("ray", 1), ("ray", 2)):
-        envs = (gym.make_vec(env_id, num_envs=2, vectorization_mode="sync") if mode == "sync"
-                else RayVectorEnv(env_id, 2, envs_per_actor=2 // workers))
+        envs = (
+            gym.make_vec(env_id, num_envs=2, vectorization_mode="sync")
+            if mode == "sync"
+            else RayVectorEnv(env_id, 2, envs_per_actor=2 // workers)
+        )
         try:
             envs.reset(seed=[0, 1])
             for count, timed in ((args.sw_steps // 4, False), (args.sw_steps, True)):
@@ -180,16 +196,23 @@ def _scienceworld(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scaling-env", default=BABYAI, choices=(BABYAI, COOKING, PDDL),
-                        help="the scaling part's env: BabyAI (~1 ms a step, pure Python), TextWorld Cooking (~8 ms) "
-                             "or PDDL Barman (~0.1 ms)")
+    parser.add_argument(
+        "--scaling-env",
+        default=BABYAI,
+        choices=(BABYAI, COOKING, PDDL),
+        help="the scaling part's env: BabyAI (~1 ms a step, pure Python), TextWorld Cooking (~8 ms) "
+        "or PDDL Barman (~0.1 ms)",
+    )
     parser.add_argument("--num-envs", type=int, default=8)
     parser.add_argument("--episodes", type=int, default=32, help="episodes per scaling row")
     parser.add_argument("--episode-steps", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--overhead-steps", type=int, default=1000)
-    parser.add_argument("--parts", default="scaling,overhead",
-                        help="comma-separated: scaling, overhead, scienceworld (2 JVMs, reported only)")
+    parser.add_argument(
+        "--parts",
+        default="scaling,overhead",
+        help="comma-separated: scaling, overhead, scienceworld (2 JVMs, reported only)",
+    )
     parser.add_argument("--sw-steps", type=int, default=200)
     args = parser.parse_args()
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")

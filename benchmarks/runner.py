@@ -37,7 +37,7 @@ __all__ = ["main"]
 ENV_ID = "AgentQuest/Mastermind-v0"
 
 
-def _serve(queue: "mp.Queue[str]", stop: "mp.Event", latency_ms: tuple[float, float] | None = None) -> None:
+def _serve(queue: mp.Queue[str], stop: mp.Event, latency_ms: tuple[float, float] | None = None) -> None:
     from agentgym_text.testing.chat_server import ScriptedChatServer
     from tests.scripted_policies import mastermind_policy
 
@@ -56,13 +56,16 @@ def _serve(queue: "mp.Queue[str]", stop: "mp.Event", latency_ms: tuple[float, fl
         stop.wait()
 
 
-def _measure(agent_name: str, num_envs: int, episodes: int, base_url: str | None,
-             vector_mode: str = "sync") -> dict[str, float]:
+def _measure(
+    agent_name: str, num_envs: int, episodes: int, base_url: str | None, vector_mode: str = "sync"
+) -> dict[str, float]:
     from agentgym_text.agents import make_agent
     from agentgym_text.agents.llm_config import LLMConfig
     from agentgym_text.eval import EvalConfig, run_eval
 
-    settings = {"config": LLMConfig(model="scripted", base_url=base_url, api_key="bench")} if agent_name == "openai" else {}
+    settings = (
+        {"config": LLMConfig(model="scripted", base_url=base_url, api_key="bench")} if agent_name == "openai" else {}
+    )
     agent = make_agent(agent_name, **settings)
     calls: list[float] = []
     act = agent.act
@@ -76,8 +79,13 @@ def _measure(agent_name: str, num_envs: int, episodes: int, base_url: str | None
     agent.act = timed_act
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        result = run_eval(agent, EvalConfig(envs=ENV_ID, tasks=str(episodes), num_envs=num_envs,
-                                            vector_mode=vector_mode, progress_bar=False), Path(folder))
+        result = run_eval(
+            agent,
+            EvalConfig(
+                envs=ENV_ID, tasks=str(episodes), num_envs=num_envs, vector_mode=vector_mode, progress_bar=False
+            ),
+            Path(folder),
+        )
         wall = time.perf_counter() - started
     agent.close()
     timings = result.timings
@@ -152,8 +160,9 @@ def _lockstep(num_envs: int, episodes: int, base_url: str) -> dict[str, float]:
         obs, rewards, terminations, truncations, infos = envs.step(actions)
         for i, decision in zip(active, decisions):
             info = unbatch_info(infos, i)
-            running[i].record_step(decision, actions[i], str(obs[i]), float(rewards[i]), bool(terminations[i]),
-                                   bool(truncations[i]), info)
+            running[i].record_step(
+                decision, actions[i], str(obs[i]), float(rewards[i]), bool(terminations[i]), bool(truncations[i]), info
+            )
             steps += 1
             if terminations[i] or truncations[i] or decision.finish_reason:
                 finished += 1
@@ -189,25 +198,33 @@ def _latency_comparison(args: argparse.Namespace) -> None:
             for size, count in ((1, single_episodes), (args.concurrent, args.episodes)):
                 row = measure(size, count, base_url)
                 rates[name, size] = row["ep_per_s"]
-                print(f"{name:<12} {size:>3} {row['episodes']:>8} {int(row['steps']):>6} {row['wall']:>7.2f} "
-                      f"{row['ep_per_s']:>7.2f}")
+                print(
+                    f"{name:<12} {size:>3} {row['episodes']:>8} {int(row['steps']):>6} {row['wall']:>7.2f} "
+                    f"{row['ep_per_s']:>7.2f}"
+                )
         if args.ray:  # each slot's env in a Ray actor (Ray started for the run: setup, not counted)
             row = _independent(args.concurrent, args.episodes, base_url, vector_mode="ray")
             rates["independent on ray", args.concurrent] = row["ep_per_s"]
             rates["independent on ray", 1] = rates["independent", 1]
-            print(f"{'indep. ray':<12} {args.concurrent:>3} {row['episodes']:>8} {int(row['steps']):>6} "
-                  f"{row['wall']:>7.2f} {row['ep_per_s']:>7.2f}")
+            print(
+                f"{'indep. ray':<12} {args.concurrent:>3} {row['episodes']:>8} {int(row['steps']):>6} "
+                f"{row['wall']:>7.2f} {row['ep_per_s']:>7.2f}"
+            )
         for name in ("independent", "lock-step") + (("independent on ray",) if args.ray else ()):
             ratio = rates[name, args.concurrent] / rates[name, 1]
-            print(f"{name}: {args.concurrent} concurrent give {ratio:.1f}x the episodes/s of 1 (N=1: in-process runner)")
-        print("ep/s = episodes / wall time without env construction (the runner on Ray: from the first model call to "
-              "the last reply, its actors starting one after another within that span)")
+            print(
+                f"{name}: {args.concurrent} concurrent give {ratio:.1f}x the episodes/s of 1 (N=1: in-process runner)"
+            )
+        print(
+            "ep/s = episodes / wall time without env construction (the runner on Ray: from the first model call to "
+            "the last reply, its actors starting one after another within that span)"
+        )
     finally:
         stop.set()
         server.join(timeout=10)
 
 
-def _start_server(latency_ms: tuple[float, float] | None) -> tuple[str, "mp.Event", "mp.Process"]:
+def _start_server(latency_ms: tuple[float, float] | None) -> tuple[str, mp.Event, mp.Process]:
     context = mp.get_context("spawn")
     queue, stop = context.Queue(), context.Event()
     server = context.Process(target=_serve, args=(queue, stop, latency_ms), daemon=True)
@@ -231,14 +248,18 @@ def main() -> None:
     base_url, stop, server = _start_server(None)
     try:
         print(f"{ENV_ID}, {args.episodes} episodes per row, scripted server at {base_url} (zero latency)")
-        print(f"{'agent':<7} {'N':>3} {'episodes':>8} {'steps':>6} {'ep/s':>7} {'ep/s*':>7} "
-              f"{'overhead ms/step':>16} {'agent ms/step':>13} {'env ms/step':>11} {'setup s':>8}")
+        print(
+            f"{'agent':<7} {'N':>3} {'episodes':>8} {'steps':>6} {'ep/s':>7} {'ep/s*':>7} "
+            f"{'overhead ms/step':>16} {'agent ms/step':>13} {'env ms/step':>11} {'setup s':>8}"
+        )
         for agent_name in ("openai", "expert"):
             for size in sizes:
                 row = _measure(agent_name, size, args.episodes, base_url)
-                print(f"{agent_name:<7} {size:>3} {row['episodes']:>8} {int(row['steps']):>6} {row['ep_per_s']:>7.2f} "
-                      f"{row['ep_per_s_no_setup']:>7.2f} {row['overhead_ms']:>16.3f} {row['agent_ms']:>13.3f} "
-                      f"{row['env_ms']:>11.3f} {row['setup_s']:>8.2f}")
+                print(
+                    f"{agent_name:<7} {size:>3} {row['episodes']:>8} {int(row['steps']):>6} {row['ep_per_s']:>7.2f} "
+                    f"{row['ep_per_s_no_setup']:>7.2f} {row['overhead_ms']:>16.3f} {row['agent_ms']:>13.3f} "
+                    f"{row['env_ms']:>11.3f} {row['setup_s']:>8.2f}"
+                )
         print("ep/s* = episodes/s without env construction (setup s); overhead = runner's own time per step")
     finally:
         stop.set()

@@ -42,15 +42,16 @@ def _timed(play) -> float:
     return time.perf_counter() - started
 
 
-def memory_over_episodes(episodes: int, restart_every: int | None, max_rss_mib: float | None,
-                         every: int = 10) -> None:
+def memory_over_episodes(episodes: int, restart_every: int | None, max_rss_mib: float | None, every: int = 10) -> None:
     """JVM RSS of one env along ``episodes`` gold-path episodes over the shipped tasks, JVM recycled as told."""
     instances = load_instances()
     kwargs = {"jvm_restart_every": restart_every, "jvm_max_rss_mib": max_rss_mib}
     env = gym.make("AgentBoard/ScienceWorld-v0", **{k: v for k, v in kwargs.items() if v != "default"})
     text_env = env.unwrapped
-    print(f"{episodes} gold-path episodes over the shipped tasks in one env: jvm_restart_every="
-          f"{text_env.jvm_restart_every}, jvm_max_rss_mib={text_env.jvm_max_rss_mib}")
+    print(
+        f"{episodes} gold-path episodes over the shipped tasks in one env: jvm_restart_every="
+        f"{text_env.jvm_restart_every}, jvm_max_rss_mib={text_env.jvm_max_rss_mib}"
+    )
     started = time.perf_counter()
     peak, failures, steps = 0.0, 0, 0
     for episode in range(episodes):
@@ -65,12 +66,17 @@ def memory_over_episodes(episodes: int, restart_every: int | None, max_rss_mib: 
         rss = text_env.jvm_rss_mib
         peak = max(peak, rss)
         if (episode + 1) % every == 0:
-            print(f"after {episode + 1:3d} episodes: JVM RSS {rss:5.0f} MiB (peak so far {peak:5.0f}), "
-                  f"{text_env.jvm_restarts} restarts, {time.perf_counter() - started:6.0f} s", flush=True)
+            print(
+                f"after {episode + 1:3d} episodes: JVM RSS {rss:5.0f} MiB (peak so far {peak:5.0f}), "
+                f"{text_env.jvm_restarts} restarts, {time.perf_counter() - started:6.0f} s",
+                flush=True,
+            )
     elapsed = time.perf_counter() - started
-    print(f"{episodes} episodes, {steps} steps in {elapsed:.0f} s ({steps / elapsed:.1f} steps/s incl. resets and "
-          f"restarts); JVM restarts {text_env.jvm_restarts}; peak RSS {peak:.0f} MiB; episodes without success "
-          f"{failures}")
+    print(
+        f"{episodes} episodes, {steps} steps in {elapsed:.0f} s ({steps / elapsed:.1f} steps/s incl. resets and "
+        f"restarts); JVM restarts {text_env.jvm_restarts}; peak RSS {peak:.0f} MiB; episodes without success "
+        f"{failures}"
+    )
     env.close()
 
 
@@ -115,29 +121,51 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--task-index", type=int, default=0)
-    parser.add_argument("--text-format", choices=("agentboard", "clear"), default="agentboard",
-                        help="the env's text: AgentBoard's (its simulator calls every step) or this package's")
+    parser.add_argument(
+        "--text-format",
+        choices=("agentboard", "clear"),
+        default="agentboard",
+        help="the env's text: AgentBoard's (its simulator calls every step) or this package's",
+    )
     parser.add_argument("--memory-episodes", type=int, default=0, help="only measure RSS along this many episodes")
-    parser.add_argument("--jvm-restart-every", type=_optional, default="default",
-                        help="episodes per JVM in the memory mode (0: never restart; default: the env's default)")
-    parser.add_argument("--jvm-max-rss-mib", type=_optional, default="default",
-                        help="RSS limit in the memory mode (0: none; default: the env's default)")
-    parser.add_argument("--takeover", type=int, default=0, metavar="N",
-                        help="only measure the expert taking over after N random actions on every shipped task")
+    parser.add_argument(
+        "--jvm-restart-every",
+        type=_optional,
+        default="default",
+        help="episodes per JVM in the memory mode (0: never restart; default: the env's default)",
+    )
+    parser.add_argument(
+        "--jvm-max-rss-mib",
+        type=_optional,
+        default="default",
+        help="RSS limit in the memory mode (0: none; default: the env's default)",
+    )
+    parser.add_argument(
+        "--takeover",
+        type=int,
+        default=0,
+        metavar="N",
+        help="only measure the expert taking over after N random actions on every shipped task",
+    )
     args = parser.parse_args()
     if args.takeover:
         expert_takeover(args.takeover)
         return
     if args.memory_episodes:
         restart_every = args.jvm_restart_every
-        memory_over_episodes(args.memory_episodes, restart_every if restart_every in (None, "default")
-                             else int(restart_every), args.jvm_max_rss_mib)
+        memory_over_episodes(
+            args.memory_episodes,
+            restart_every if restart_every in (None, "default") else int(restart_every),
+            args.jvm_max_rss_mib,
+        )
         return
     instance = load_instances()[args.task_index]
     gold = instance["gold_actions"]
     options = {"task_index": args.task_index}
-    print(f"task {instance['task_name']} variation {instance['variation']}: {len(gold)} gold actions x "
-          f"{args.repeats} repeats (+1 warm-up), the step loops interleaved; text_format={args.text_format}")
+    print(
+        f"task {instance['task_name']} variation {instance['variation']}: {len(gold)} gold actions x "
+        f"{args.repeats} repeats (+1 warm-up), the step loops interleaved; text_format={args.text_format}"
+    )
 
     from scienceworld import ScienceWorldEnv
 
@@ -205,15 +233,23 @@ def main() -> None:
     print(f"text env reset, fresh_jvm_per_episode=True:   {sum(fresh_resets) / len(fresh_resets):6.2f} s")
     print(f"raw ScienceWorldEnv.step:                     {rate['raw']:8.1f} steps/s")
     print(f"raw server.step (simulator call only):        {rate['server']:8.1f} steps/s")
-    print(f"raw server.step, JVM with default options:    {rate['bare']:8.1f} steps/s  "
-          f"(pinned identity hashes cost {100 * (rate['bare'] / rate['server'] - 1):+.0f}% time per step)")
+    print(
+        f"raw server.step, JVM with default options:    {rate['bare']:8.1f} steps/s  "
+        f"(pinned identity hashes cost {100 * (rate['bare'] / rate['server'] - 1):+.0f}% time per step)"
+    )
     print(f"text env step:                                {rate['text']:8.1f} steps/s")
-    print(f"text env time per step / raw step:            {rate['raw'] / rate['text']:6.2f}x  "
-          f"(overhead {100 * (rate['raw'] / rate['text'] - 1):+.0f}%; budget +20%)")
-    print(f"text env time per step / server.step:         {rate['server'] / rate['text']:6.2f}x  "
-          f"(overhead {100 * (rate['server'] / rate['text'] - 1):+.0f}%)")
-    print(f"RSS per env instance: JVM {jvm_rss:.0f} MiB after {args.repeats + 1} x 3 episodes in one JVM (default), "
-          f"{fresh_jvm_rss:.0f} MiB after one episode in a fresh JVM; Python {python_rss_delta:+.0f} MiB")
+    print(
+        f"text env time per step / raw step:            {rate['raw'] / rate['text']:6.2f}x  "
+        f"(overhead {100 * (rate['raw'] / rate['text'] - 1):+.0f}%; budget +20%)"
+    )
+    print(
+        f"text env time per step / server.step:         {rate['server'] / rate['text']:6.2f}x  "
+        f"(overhead {100 * (rate['server'] / rate['text'] - 1):+.0f}%)"
+    )
+    print(
+        f"RSS per env instance: JVM {jvm_rss:.0f} MiB after {args.repeats + 1} x 3 episodes in one JVM (default), "
+        f"{fresh_jvm_rss:.0f} MiB after one episode in a fresh JVM; Python {python_rss_delta:+.0f} MiB"
+    )
 
 
 if __name__ == "__main__":

@@ -74,8 +74,9 @@ def main() -> None:
     print(f"{'env id':<30} {'steps/s':>10} {'resets/s':>10} {'wrapped steps/s':>16} {'wrapper overhead':>17}")
     for env_id in env_ids:
         bare = gym.make(env_id)
-        wrapped = HistoryWindow(RepetitionTracker(gym.make(env_id), similarity="levenshtein", threshold=0.9),
-                                max_turns=10)
+        wrapped = HistoryWindow(
+            RepetitionTracker(gym.make(env_id), similarity="levenshtein", threshold=0.9), max_turns=10
+        )
         steps, resets = _timed_random_steps(bare, args.seconds)
         wrapped_steps, _ = _timed_random_steps(wrapped, args.seconds)
         overhead = steps / wrapped_steps - 1.0
@@ -83,7 +84,9 @@ def main() -> None:
         bare.close()
         wrapped.close()
 
-    print(f"\n{'vector scaling (expert actions)':<30} {'single':>10} {'sync x2':>10} {'async x2':>10} {'async/sync':>11}")
+    print(
+        f"\n{'vector scaling (expert actions)':<30} {'single':>10} {'sync x2':>10} {'async x2':>10} {'async/sync':>11}"
+    )
     for env_id in args.vector_envs:
         single = _vector_steps_per_second(env_id, 1, "sync", args.seconds)
         sync = _vector_steps_per_second(env_id, 2, "sync", args.seconds)

@@ -18,12 +18,12 @@ import time
 import gymnasium as gym
 
 import agentgym_text  # noqa: F401  (registers the ids)
+from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.catalog import OPERATION_TOOLS, QUERY_TOOLS
 from agentgym_text.envs.tools.task_builder import run_calls, toolkit_class
-from agentgym_text.envs.tools.actions import Call
 
 _INVALID = (
-    'get_everything with Action Input: {}',
+    "get_everything with Action Input: {}",
     'finish with Action Input: {"answer": ',
     "finish with Action Input: {'answer': __import__('os')}",
     'finish with Action Input: {"answer": "x", "extra": 1}',
@@ -104,8 +104,10 @@ def main() -> None:
             steps_per_s, resets_per_s = _env_rate(env, scripts, options.seconds)
             raw = _raw_rate(env, options.seconds)
             invalid = _invalid_rate(env, options.seconds)
-            print(f"{tool:<10}{steps_per_s:>14,.0f}{raw:>14,.0f}{steps_per_s / raw:>9.2f}{resets_per_s:>11,.0f}"
-                  f"{invalid:>17,.0f}")
+            print(
+                f"{tool:<10}{steps_per_s:>14,.0f}{raw:>14,.0f}{steps_per_s / raw:>9.2f}{resets_per_s:>11,.0f}"
+                f"{invalid:>17,.0f}"
+            )
             env.close()
 
 

@@ -106,8 +106,10 @@ def main() -> None:
             while not one.episode_over:
                 one.step(one.expert_action())
         rss, pss = _memory_tree_mb(os.getpid())
-        print(f"memory with {number} env(s) in one process (Python + driver + Chromium processes): PSS {pss:.0f} MB "
-              f"({pss / number:.0f} MB per env), RSS sum {rss:.0f} MB ({rss / number:.0f} MB per env)")
+        print(
+            f"memory with {number} env(s) in one process (Python + driver + Chromium processes): PSS {pss:.0f} MB "
+            f"({pss / number:.0f} MB per env), RSS sum {rss:.0f} MB ({rss / number:.0f} MB per env)"
+        )
         for one in envs:
             one.close()
 

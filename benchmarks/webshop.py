@@ -62,8 +62,15 @@ def _search_latency(catalogue, queries: list[str]) -> tuple[list[float], list[fl
 
 def _children(num_products: int, processes: int, envs: int, episodes: int, env: dict) -> list[tuple[int, ...]]:
     """(peak RSS, private RSS, file-backed RSS) in MB of each child, measured at its end."""
-    running = [subprocess.Popen([sys.executable, "-c", _CHILD, str(num_products), str(envs), str(episodes)],
-                                stdout=subprocess.PIPE, text=True, env=env) for _ in range(processes)]
+    running = [
+        subprocess.Popen(
+            [sys.executable, "-c", _CHILD, str(num_products), str(envs), str(episodes)],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(processes)
+    ]
     return [tuple(int(x) for x in child.communicate()[0].split()) for child in running]
 
 
@@ -78,8 +85,10 @@ def measure(num_products: int, episodes: int, cache: str | None) -> None:
     print(f"== {num_products:,} products (cache {folder})")
     start, start_cpu = time.perf_counter(), time.process_time()
     catalogue = open_catalogue(num_products, quiet=True)
-    print(f"build/open        {time.perf_counter() - start:8.1f} s wall, {time.process_time() - start_cpu:8.1f} s cpu  "
-          f"file {catalogue.path.stat().st_size / 2**20:8.1f} MB")
+    print(
+        f"build/open        {time.perf_counter() - start:8.1f} s wall, {time.process_time() - start_cpu:8.1f} s cpu  "
+        f"file {catalogue.path.stat().st_size / 2**20:8.1f} MB"
+    )
 
     keywords = [spec.params["keywords"] for spec in shipped_tasks()]
     titles = [catalogue.product_at(i * (num_products // 250)).title for i in range(250)]
@@ -101,20 +110,28 @@ def measure(num_products: int, episodes: int, cache: str | None) -> None:
             step_times.append(time.perf_counter() - start)
             step_cpu.append(time.thread_time() - start_cpu)
         successes += info["success"]
-    print(f"step (expert) wall {_percentiles(step_times)}  {len(step_times) / sum(step_times):6.0f} steps/s  "
-          f"success {successes}/{episodes}")
+    print(
+        f"step (expert) wall {_percentiles(step_times)}  {len(step_times) / sum(step_times):6.0f} steps/s  "
+        f"success {successes}/{episodes}"
+    )
     print(f"step (expert) cpu  {_percentiles(step_cpu)}  {len(step_cpu) / sum(step_cpu):6.0f} steps/s")
 
     child_env = {**os.environ, "PYTHONPATH": str(_ROOT)}
-    (peak, private, mapped), = _children(num_products, 1, 1, 20, child_env)
-    print(f"RSS one env       {peak:6d} MB peak: {private} MB private + {mapped} MB file pages "
-          "(fresh process, 20 expert episodes; file pages are the shared, memory-mapped catalogue)")
+    ((peak, private, mapped),) = _children(num_products, 1, 1, 20, child_env)
+    print(
+        f"RSS one env       {peak:6d} MB peak: {private} MB private + {mapped} MB file pages "
+        "(fresh process, 20 expert episodes; file pages are the shared, memory-mapped catalogue)"
+    )
     many = _children(num_products, 8, 1, 20, child_env)
-    print(f"RSS 8 processes   {sum(p for _, p, _ in many):6d} MB private in total + {max(m for *_, m in many)} MB "
-          f"file pages shared (max {max(p for p, _, _ in many)} MB peak RSS per process; one env each)")
-    (peak8, private8, mapped8), = _children(num_products, 1, 8, 40, child_env)
-    print(f"RSS 8 envs/1 proc {peak8:6d} MB peak: {private8} MB private + {mapped8} MB file pages "
-          "(8 envs share one catalogue connection)")
+    print(
+        f"RSS 8 processes   {sum(p for _, p, _ in many):6d} MB private in total + {max(m for *_, m in many)} MB "
+        f"file pages shared (max {max(p for p, _, _ in many)} MB peak RSS per process; one env each)"
+    )
+    ((peak8, private8, mapped8),) = _children(num_products, 1, 8, 40, child_env)
+    print(
+        f"RSS 8 envs/1 proc {peak8:6d} MB peak: {private8} MB private + {mapped8} MB file pages "
+        "(8 envs share one catalogue connection)"
+    )
     if cache is None:
         catalogue.close()
         shutil.rmtree(folder, ignore_errors=True)

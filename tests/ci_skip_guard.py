@@ -38,9 +38,11 @@ def _fail_unexpected_skip(report: pytest.CollectReport | pytest.TestReport) -> N
     if any(allowed in reason for allowed in CI_MAY_SKIP):
         return
     report.outcome = "failed"
-    report.longrepr = (f"skipped under CI=true: {reason}\nCI installs everything the suite needs, so this is a "
-                       "broken install; only what CI cannot have may be skipped (CI_MAY_SKIP in "
-                       "tests/ci_skip_guard.py)")
+    report.longrepr = (
+        f"skipped under CI=true: {reason}\nCI installs everything the suite needs, so this is a "
+        "broken install; only what CI cannot have may be skipped (CI_MAY_SKIP in "
+        "tests/ci_skip_guard.py)"
+    )
 
 
 @pytest.hookimpl(hookwrapper=True)

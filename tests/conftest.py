@@ -25,8 +25,11 @@ shorter random episodes; the vector checks and the rest run under -m slow."""
 
 PINNED_TASK = {"task_index": 0}
 
-FAST_EXPERT_SAMPLE = {env_id: entry.declaration.expert_sample for env_id, entry in ENTRIES.items()
-                      if entry.declaration.expert_sample is not None}
+FAST_EXPERT_SAMPLE = {
+    env_id: entry.declaration.expert_sample
+    for env_id, entry in ENTRIES.items()
+    if entry.declaration.expert_sample is not None
+}
 """How many evenly spread tasks per id the fast suite runs the expert on (``Family.expert_sample``; default:
 every task)."""
 
@@ -45,8 +48,7 @@ def expert_task_params():
     for env_id in ALL_ENV_IDS:
         if env_id not in USABLE_ENV_IDS:
             reason = entry_status(ENTRIES[env_id])
-            params.append(pytest.param(env_id, None, marks=pytest.mark.skip(reason=f"{env_id}: {reason}"),
-                                       id=env_id))
+            params.append(pytest.param(env_id, None, marks=pytest.mark.skip(reason=f"{env_id}: {reason}"), id=env_id))
             continue
         env = gym.make(env_id)
         task_ids = list(env.unwrapped.task_ids)

@@ -16,8 +16,16 @@ from agentgym_text.testing.chat_server import ScriptedChatServer
 
 
 def _turn(slot=0, seed=1, **kwargs):
-    base = dict(slot=slot, env_id="AgentQuest/Mastermind-v0", family="mastermind", episode_key=f"k{slot}",
-                seed=seed, step=0, goal="Find the code.", observation="Goal: Find the code.\nObservation: start")
+    base = dict(
+        slot=slot,
+        env_id="AgentQuest/Mastermind-v0",
+        family="mastermind",
+        episode_key=f"k{slot}",
+        seed=seed,
+        step=0,
+        goal="Find the code.",
+        observation="Goal: Find the code.\nObservation: start",
+    )
     base.update(kwargs)
     return Turn(**base)
 
@@ -51,8 +59,12 @@ def test_parse_reply_keeps_the_thought_of_a_react_reply():
 
 
 def test_prompts_have_system_instruction_example_goal_history_and_format():
-    messages = build_messages(load_prompt("babyai"), "pick up the green key",
-                              "Goal: pick up the green key\n[2 earlier turns omitted]\nObservation: x", "react")
+    messages = build_messages(
+        load_prompt("babyai"),
+        "pick up the green key",
+        "Goal: pick up the green key\n[2 earlier turns omitted]\nObservation: x",
+        "react",
+    )
     assert messages[0]["role"] == "system" and messages[0]["content"] == load_prompt("babyai").system
     user = messages[1]["content"]
     assert "Here is an example:" in user and "Goal: pick up the green key" in user

@@ -26,8 +26,10 @@ from agentgym_text.envs.alfworld.tasks import (  # noqa: E402
 ENV_ID = "AgentBoard/AlfWorld-v0"
 ALL_TASK_IDS = [task_id_for(*triple) for triple in task_specs()]
 # the first task of each type, plus a second pick-two and look-at (the longest expert paths)
-SAMPLE = sorted({next(t for t in ALL_TASK_IDS if t.startswith(f"alfworld-{kind}-")) for kind in DEFAULT_COUNTS}
-                | {ALL_TASK_IDS[-1], ALL_TASK_IDS[-20]})
+SAMPLE = sorted(
+    {next(t for t in ALL_TASK_IDS if t.startswith(f"alfworld-{kind}-")) for kind in DEFAULT_COUNTS}
+    | {ALL_TASK_IDS[-1], ALL_TASK_IDS[-20]}
+)
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +55,6 @@ def test_expert_solves_a_sample_of_tasks(env, task_id):
     info, total = _run_expert(env, task_id)
     assert info["success"] and info["progress_rate"] == 1.0 and all(info["subgoals_done"])
     assert total == pytest.approx(1.0) and info["step"] <= info["max_steps"]
-
 
 
 def test_task_set_has_alfworld_unseen_proportions_on_test_floor_plans(env):
@@ -141,14 +142,17 @@ def test_subgoals_follow_the_task_structure(env):
     world = env.world
     kind, recep = world.goal_object.lower(), world.goal_receptacle.lower()
     _, info = env.reset(options={"task_id": next(t for t in ALL_TASK_IDS if t.startswith("alfworld-heat-"))})
-    assert info["subgoals"] == [f"find the {kind}", f"pick up the {kind}", f"heat the {kind}",
-                                f"put the {kind} in/on the {recep}"]
+    assert info["subgoals"] == [
+        f"find the {kind}",
+        f"pick up the {kind}",
+        f"heat the {kind}",
+        f"put the {kind} in/on the {recep}",
+    ]
     seen = []
     while not env.episode_over:
         *_, info = env.step(env.expert_action())
         seen.append(sum(info["subgoals_done"]))
     assert seen == sorted(seen) and seen[-1] == 4
-
 
 
 def test_training_sets_stay_off_the_test_floor_plans():

@@ -72,8 +72,12 @@ def test_generated_games_load_through_alfworlds_own_gym_env(tmp_path):
     world = generate_world(301, "pick", 0)
     export_game(world, tmp_path / "pick_and_place_simple-Pencil-None-Shelf-301" / "trial_0")
     config = {
-        "env": {"goal_desc_human_anns_prob": 0.0, "task_types": [1], "domain_randomization": False,
-                "expert_type": "handcoded"},
+        "env": {
+            "goal_desc_human_anns_prob": 0.0,
+            "task_types": [1],
+            "domain_randomization": False,
+            "expert_type": "handcoded",
+        },
         "dataset": {"data_path": str(tmp_path), "num_train_games": -1},
         "general": {"training_method": "dagger"},
         "dagger": {"training": {"max_nb_steps_per_episode": 50}},
@@ -135,9 +139,14 @@ def test_slicing_and_stacked_object_states_match():
 
 @pytest.mark.slow
 def test_objects_moved_between_receptacles_sharing_a_pose_show_as_next_to_it():
-    seed = next(s for s in range(50) if any(
-        len(rs) > 1 and any(World(generate_world(1, "pick", s)).contents[r] for r in rs)
-        for rs in World(generate_world(1, "pick", s)).receptacles_at.values()))
+    seed = next(
+        s
+        for s in range(50)
+        if any(
+            len(rs) > 1 and any(World(generate_world(1, "pick", s)).contents[r] for r in rs)
+            for rs in World(generate_world(1, "pick", s)).receptacles_at.values()
+        )
+    )
     side = _Lockstep(generate_world(1, "pick", seed))
     ours, names = side.ours, side.ours.names
     shared = next(rs for rs in ours.receptacles_at.values() if len(rs) > 1 and any(ours.contents[r] for r in rs))

@@ -14,6 +14,8 @@ import pytest
 
 pytest.importorskip("minigrid")
 
+from minigrid.envs.babyai.core.verifier import PutNextInstr  # noqa: E402
+
 import agentgym_text  # noqa: E402,F401
 from agentgym_text.envs.babyai import env as env_module  # noqa: E402
 from agentgym_text.envs.babyai.actions import parse_command  # noqa: E402
@@ -26,7 +28,6 @@ from agentgym_text.envs.babyai.render import describe_view, event_text  # noqa: 
 from agentgym_text.envs.babyai.tasks import agentboard_tasks  # noqa: E402
 from agentgym_text.eval.plan import select_tasks  # noqa: E402
 from agentgym_text.testing import assert_info_contract  # noqa: E402
-from minigrid.envs.babyai.core.verifier import PutNextInstr  # noqa: E402
 
 ENV_ID = "AgentBoard/BabyAI-v0"
 SWEEP_SEEDS = range(20)
@@ -104,7 +105,9 @@ def test_shipped_goal_subgoals_and_difficulty_equal_what_reset_reports():
     for task in env.tasks:
         _, info = env.reset(options={"task_id": task.task_id})
         assert (info["goal"], info["difficulty"], len(info["subgoals"])) == (
-            task.goal, task.difficulty, task.params["subgoals"]
+            task.goal,
+            task.difficulty,
+            task.params["subgoals"],
         ), task.task_id
 
 
@@ -293,7 +296,7 @@ def test_goto_ends_adjacent_and_facing_the_target(level):
         env = _replay(level, seed, prefix)
         for action in [a for a in env.admissible_actions() if a.startswith("go to ")]:
             trial = _replay(level, seed, prefix)
-            target = trial.world.perception.names.get(action[len("go to "):])
+            target = trial.world.perception.names.get(action[len("go to ") :])
             position = trial.world.position_of(target)
             _, _, terminated, _, info = trial.step(action)
             assert info["valid"]

@@ -51,12 +51,18 @@ def test_all_112_worlds_are_agentboards_object_for_object():
     for episode in EPISODES:
         env.reset(options={"task_id": episode["task_id"]})
         level = env.world.env
-        cells = [[x, y, *(int(v) for v in level.grid.get(x, y).encode())]
-                 for y in range(level.grid.height) for x in range(level.grid.width)
-                 if level.grid.get(x, y) is not None and level.grid.get(x, y).type != "wall"]
-        world = {"size": [level.grid.width, level.grid.height],
-                 "agent": [*map(int, level.agent_pos), int(level.agent_dir)], "mission": level.mission,
-                 "cells": cells}
+        cells = [
+            [x, y, *(int(v) for v in level.grid.get(x, y).encode())]
+            for y in range(level.grid.height)
+            for x in range(level.grid.width)
+            if level.grid.get(x, y) is not None and level.grid.get(x, y).type != "wall"
+        ]
+        world = {
+            "size": [level.grid.width, level.grid.height],
+            "agent": [*map(int, level.agent_pos), int(level.agent_dir)],
+            "mission": level.mission,
+            "cells": cells,
+        }
         assert world == episode["world"], episode["task_id"]
 
 
@@ -99,8 +105,10 @@ def test_with_fixes_at_least_95_percent_identical_and_every_difference_is_a_fix(
 def test_observation_and_action_names_in_agentboards_grammar():
     env = BabyAIEnv()
     obs, info = env.reset(options={"task_index": 0})
-    assert obs.startswith("In front of you in this room, you can see several objects: The room has walls around "
-                          "you. You are facing a wall 1 steps away. You are not carrying anything.")
+    assert obs.startswith(
+        "In front of you in this room, you can see several objects: The room has walls around "
+        "you. You are facing a wall 1 steps away. You are not carrying anything."
+    )
     obs, _, _, _, info = env.step("turn left")
     assert "There is a red ball 1 right in front of you 4 steps away." in obs
     assert {"pickup red ball 1", "go to red ball 1", "check available actions"} <= set(info["admissible_actions"])

@@ -9,7 +9,14 @@ from agentgym_text.core import ActionError
 from agentgym_text.envs.cardgame.actions import read_object
 from agentgym_text.envs.cardgame.env import CardGameEnv
 from agentgym_text.envs.cardgame.game import (
-    MAX_HP, Fish, Game, Move, apply_guess, apply_move, new_game, winner,
+    MAX_HP,
+    Fish,
+    Game,
+    Move,
+    apply_guess,
+    apply_move,
+    new_game,
+    winner,
 )
 from agentgym_text.envs.cardgame.match import Match
 from agentgym_text.envs.cardgame.opponent import Opponent
@@ -75,7 +82,7 @@ def test_deflect_keeps_30_percent_and_splits_70_among_live_teammates():
     game.teams[1][3].hp = 0  # the dead one gets nothing
     apply_move(game, 0, Move(0, "normal", 0))  # 100 damage to the eel
     assert [f.hp for f in game.teams[1]] == [370, 365, 365, 0]
-    assert ("deflect" in [s[2] for s in game.signals])
+    assert "deflect" in [s[2] for s in game.signals]
 
 
 def test_deflect_does_not_trigger_without_an_attacker_or_teammates():
@@ -234,7 +241,9 @@ def test_action_phase_rules_reach_the_agent():
 
 def test_move_json_may_follow_thinking_text():
     assert read_object('I think eel. {"guess_type": "eel", "target_position": 2}') == {
-        "guess_type": "eel", "target_position": 2}
+        "guess_type": "eel",
+        "target_position": 2,
+    }
 
 
 def test_train_split_is_any_number_of_games_disjoint_from_test():

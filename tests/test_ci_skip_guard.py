@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-_TESTS = '''
+_TESTS = """
 import pytest
 
 def test_needs_a_missing_extra():
@@ -15,15 +15,15 @@ def test_needs_a_missing_extra():
 
 def test_needs_outside_data():
     pytest.skip("needs ALFWorld's downloaded games under $ALFWORLD_DATA")
-'''
+"""
 
-_MODULE_LEVEL = '''
+_MODULE_LEVEL = """
 import pytest
 pytest.importorskip("another_module_nobody_has")
 
 def test_never_collected():
     pass
-'''
+"""
 
 
 def _pytest(folder: Path, ci: str | None) -> subprocess.CompletedProcess:
@@ -31,9 +31,27 @@ def _pytest(folder: Path, ci: str | None) -> subprocess.CompletedProcess:
     if ci is not None:
         env["CI"] = ci
     env["PYTHONPATH"] = str(ROOT)
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "tests.ci_skip_guard", "-p",
-                           "no:cacheprovider", "-o", "addopts=", "-rfs", str(folder)],
-                          capture_output=True, text=True, cwd=folder, env=env, timeout=120)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "tests.ci_skip_guard",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=",
+            "-rfs",
+            str(folder),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_under_ci_a_missing_extra_fails_and_an_allowed_skip_passes(tmp_path):

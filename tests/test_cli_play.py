@@ -7,8 +7,9 @@ import agentgym_text
 
 
 def _cli(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "agentgym_text.cli", *args], input=stdin, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "agentgym_text.cli", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_list_shows_every_registered_id_with_its_task_count():

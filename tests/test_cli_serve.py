@@ -16,8 +16,9 @@ def test_serve_names_the_family_extra_when_its_engine_is_not_installed(monkeypat
     assert "pip install 'agentgym-text[babyai]'" in error and "openenv" not in error
 
 
-@pytest.mark.parametrize(("module", "extra"), [("minigrid", "babyai"), ("uvicorn", "openenv"),
-                                               ("openenv.core", "openenv")])
+@pytest.mark.parametrize(
+    ("module", "extra"), [("minigrid", "babyai"), ("uvicorn", "openenv"), ("openenv.core", "openenv")]
+)
 def test_a_module_missing_at_serve_time_is_blamed_on_the_right_extra(monkeypatch, capsys, module, extra):
     def missing(*args, **kwargs):
         raise ModuleNotFoundError(f"No module named {module!r}", name=module)

@@ -15,8 +15,12 @@ def _pin(env_id):
 
 
 def _slow_if_heavy(params):
-    return [pytest.param(*p.values, marks=(*p.marks, *([pytest.mark.slow] if p.values[0] in HEAVY_ENV_IDS else [])),
-                         id=p.id) for p in params]
+    return [
+        pytest.param(
+            *p.values, marks=(*p.marks, *([pytest.mark.slow] if p.values[0] in HEAVY_ENV_IDS else [])), id=p.id
+        )
+        for p in params
+    ]
 
 
 @pytest.mark.parametrize("env_id", IDS)

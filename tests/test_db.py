@@ -34,6 +34,7 @@ def test_task_set_has_300_tasks_of_every_type_and_is_deterministic():
     assert min(types.values()) >= 30
     make_tasks.cache_clear()
     again = make_tasks()
+
     def dump(task_set):
         return [json.dumps(t.params, sort_keys=True) for t in task_set]
 
@@ -54,8 +55,9 @@ def test_progress_is_zero_at_start_and_capped_until_the_answer(env):
 
 
 def test_partial_result_earns_partial_progress(env):
-    index = next(i for i, t in enumerate(make_tasks())
-                 if t.params["qtype"] == "select" and len(t.params["answer"]) >= 3)
+    index = next(
+        i for i, t in enumerate(make_tasks()) if t.params["qtype"] == "select" and len(t.params["answer"]) >= 3
+    )
     env.reset(options={"task_index": index})
     table = env.current_task.params["table"]
     obs, reward, terminated, truncated, info = env.step(operation(f'SELECT * FROM "{table["name"]}"'))
@@ -70,8 +72,11 @@ def test_wrong_answer_ends_the_episode_as_failure(env):
 
 
 def test_answers_are_order_insensitive_unless_the_question_orders_them(env):
-    unordered = next(i for i, t in enumerate(make_tasks())
-                     if t.params["qtype"] == "select" and len(set(map(str, t.params["answer"]))) >= 2)
+    unordered = next(
+        i
+        for i, t in enumerate(make_tasks())
+        if t.params["qtype"] == "select" and len(set(map(str, t.params["answer"]))) >= 2
+    )
     env.reset(options={"task_index": unordered})
     _, _, _, _, info = env.step(answer(list(reversed(env.current_task.params["answer"]))))
     assert info["success"]
@@ -117,8 +122,18 @@ def test_expert_answers_a_question_after_the_agent_changed_the_data(env):
 
 @pytest.mark.parametrize(
     "action",
-    ["", "   ", "hello there", "x" * 50_000, "Action: Operation\nno sql here", "Action: Answer", "Final Answer: [1, 2",
-     "'; DROP TABLE tasks; --", "{\"sql\": \"SELECT 1\"}", "Action: Operation\n```sql\n```"],
+    [
+        "",
+        "   ",
+        "hello there",
+        "x" * 50_000,
+        "Action: Operation\nno sql here",
+        "Action: Answer",
+        "Final Answer: [1, 2",
+        "'; DROP TABLE tasks; --",
+        '{"sql": "SELECT 1"}',
+        "Action: Operation\n```sql\n```",
+    ],
 )
 def test_bad_input_is_invalid_with_a_message_never_an_exception(env, action):
     env.reset(options={"task_index": 0})
@@ -140,9 +155,15 @@ def test_bad_sql_returns_the_engine_error_as_an_invalid_action(env):
 def test_statements_reaching_outside_the_episode_are_refused(env, tmp_path):
     env.reset(options={"task_index": 0})
     target = tmp_path / "escape.db"
-    for sql in (f"ATTACH DATABASE '{target}' AS other", "SELECT load_extension('/usr/lib/x.so')",
-                "PRAGMA journal_mode = WAL", "PRAGMA writable_schema = 1", f"VACUUM INTO '{target}'",
-                f"/* hidden */ VACUUM INTO '{target}'", "DETACH DATABASE main"):
+    for sql in (
+        f"ATTACH DATABASE '{target}' AS other",
+        "SELECT load_extension('/usr/lib/x.so')",
+        "PRAGMA journal_mode = WAL",
+        "PRAGMA writable_schema = 1",
+        f"VACUUM INTO '{target}'",
+        f"/* hidden */ VACUUM INTO '{target}'",
+        "DETACH DATABASE main",
+    ):
         obs, _, _, _, info = env.step(operation(sql))
         assert not info["valid"], sql
         assert "not authorized" in obs or "not allowed" in obs or "cannot" in obs.lower(), obs
@@ -154,8 +175,9 @@ def test_statements_reaching_outside_the_episode_are_refused(env, tmp_path):
 def test_a_runaway_query_is_stopped(env):
     env.reset(options={"task_index": 0})
     start = time.perf_counter()
-    obs, _, _, _, info = env.step(operation(
-        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c"))
+    obs, _, _, _, info = env.step(
+        operation("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c")
+    )
     elapsed = time.perf_counter() - start
     assert not info["valid"] and "interrupted" in obs
     assert elapsed < 5, f"the endless query was interrupted only after {elapsed:.1f} s"

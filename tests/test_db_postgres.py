@@ -52,8 +52,17 @@ def db_url():
     if made.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)
         pytest.skip(f"initdb failed: {made.stderr[-300:]}")
-    started = run(pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
-                  f"-k {folder} -c listen_addresses= -c fsync=off", "start")
+    started = run(
+        pg_ctl,
+        "-D",
+        str(data),
+        "-l",
+        str(folder / "log"),
+        "-w",
+        "-o",
+        f"-k {folder} -c listen_addresses= -c fsync=off",
+        "start",
+    )
     if started.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)
         pytest.skip(f"the server did not start: {started.stderr[-300:]}")
@@ -68,14 +77,17 @@ def _leftovers(url: str) -> list:
     with psycopg.connect(url) as connection:
         return connection.execute(
             "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'agentgym_ep_%' "
-            "UNION ALL SELECT rolname FROM pg_roles WHERE rolname LIKE 'agentgym_ep_%'").fetchall()
+            "UNION ALL SELECT rolname FROM pg_roles WHERE rolname LIKE 'agentgym_ep_%'"
+        ).fetchall()
 
 
 def test_expert_solves_tasks_of_every_type_on_postgres(db_url):
     env = DbEnv(db_url=db_url)
     tasks = make_tasks()
-    sample = [next(t.task_id for t in tasks if t.params["qtype"] == q)
-              for q in ("select", "aggregate", "count", "rank", "insert", "update", "delete")]
+    sample = [
+        next(t.task_id for t in tasks if t.params["qtype"] == q)
+        for q in ("select", "aggregate", "count", "rank", "insert", "update", "delete")
+    ]
     for task_id in sample:
         env.reset(options={"task_id": task_id})
         while not env.episode_over:
@@ -93,10 +105,17 @@ def test_postgres_errors_and_escapes_are_refused(db_url, tmp_path):
     assert not info["valid"] and "syntax error" in obs
     other_schema = second._db.schema
     target = tmp_path / "out.txt"
-    for sql in (f"SELECT * FROM {other_schema}.{second.current_task.params['table']['name']}",
-                "SELECT pg_read_file('/etc/passwd')", f"COPY (SELECT 1) TO '{target}'", "SET ROLE postgres",
-                "RESET ROLE", "SELECT set_config('role', 'postgres', false)", "SELECT * FROM pg_authid",
-                "CREATE EXTENSION dblink", "DO $$ BEGIN PERFORM 1; END $$"):
+    for sql in (
+        f"SELECT * FROM {other_schema}.{second.current_task.params['table']['name']}",
+        "SELECT pg_read_file('/etc/passwd')",
+        f"COPY (SELECT 1) TO '{target}'",
+        "SET ROLE postgres",
+        "RESET ROLE",
+        "SELECT set_config('role', 'postgres', false)",
+        "SELECT * FROM pg_authid",
+        "CREATE EXTENSION dblink",
+        "DO $$ BEGIN PERFORM 1; END $$",
+    ):
         obs, _, _, _, info = first.step(operation(sql))
         assert not info["valid"], sql
         assert "not authorized" in obs or "permission denied" in obs, (sql, obs)

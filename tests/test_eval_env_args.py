@@ -34,8 +34,9 @@ def test_the_llm_prompt_is_the_clear_variant_under_env_arg_text_format_clear(tmp
         systems.append("\n".join(str(m.get("content", "")) for m in messages))
         return "Action: check valid actions"
 
-    config = EvalConfig(envs=PDDL, tasks="1", max_steps=2, progress_bar=False,
-                        env_args=parse_env_args(["text_format=clear"]))
+    config = EvalConfig(
+        envs=PDDL, tasks="1", max_steps=2, progress_bar=False, env_args=parse_env_args(["text_format=clear"])
+    )
     with ScriptedChatServer(policy) as server:
         agent = LLMAgent(LLMConfig(model="scripted", base_url=server.base_url, api_key="k"))
         result = run_eval(agent, config, tmp_path)
@@ -52,9 +53,28 @@ def test_the_llm_prompt_is_the_clear_variant_under_env_arg_text_format_clear(tmp
 
 def test_cli_env_arg_makes_every_env_with_it_and_a_resume_must_match(tmp_path):
     def cli(*args):
-        return subprocess.run([sys.executable, "-m", "agentgym_text.cli", "eval", "--agent", "expert", "--envs", PDDL,
-                               "--tasks", "2", "--out", str(tmp_path), "--no-report", "--quiet", *args],
-                              capture_output=True, text=True, timeout=600)
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "agentgym_text.cli",
+                "eval",
+                "--agent",
+                "expert",
+                "--envs",
+                PDDL,
+                "--tasks",
+                "2",
+                "--out",
+                str(tmp_path),
+                "--no-report",
+                "--quiet",
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
 
     result = cli("--env-arg", "text_format=clear")
     assert result.returncode == 0, result.stderr
@@ -64,8 +84,11 @@ def test_cli_env_arg_makes_every_env_with_it_and_a_resume_must_match(tmp_path):
     assert rows[0]["initial_observation"] == _first_observation(text_format="clear")
     assert all(row["success"] for row in rows)
     with pytest.raises(RunMismatch):
-        run_eval(__import__("agentgym_text.agents", fromlist=["make_agent"]).make_agent("expert"),
-                 EvalConfig(envs=PDDL, tasks="2", progress_bar=False), tmp_path)
+        run_eval(
+            __import__("agentgym_text.agents", fromlist=["make_agent"]).make_agent("expert"),
+            EvalConfig(envs=PDDL, tasks="2", progress_bar=False),
+            tmp_path,
+        )
 
 
 @pytest.mark.parametrize("arg", ["text_format", "=clear", "not a key=1"])

@@ -14,14 +14,39 @@ MASTERMIND = "AgentQuest/Mastermind-v0"
 
 
 def _cli(*args, timeout=120):
-    return subprocess.run([sys.executable, "-m", "agentgym_text.cli", *map(str, args)], capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "agentgym_text.cli", *map(str, args)], capture_output=True, text=True, timeout=timeout
+    )
 
 
 def _eval(base_url, out, *extra, tasks=4, key="k", model="scripted", timeout=120):
-    return _cli("eval", "--agent", "openai", "--model", model, "--base-url", base_url, "--api-key", key,
-                "--envs", MASTERMIND, "--tasks", tasks, "--num-envs", 2, "--out", out, "--timeout", 1,
-                "--max-retries", 1, "--no-report", "--quiet", *extra, timeout=timeout)
+    return _cli(
+        "eval",
+        "--agent",
+        "openai",
+        "--model",
+        model,
+        "--base-url",
+        base_url,
+        "--api-key",
+        key,
+        "--envs",
+        MASTERMIND,
+        "--tasks",
+        tasks,
+        "--num-envs",
+        2,
+        "--out",
+        out,
+        "--timeout",
+        1,
+        "--max-retries",
+        1,
+        "--no-report",
+        "--quiet",
+        *extra,
+        timeout=timeout,
+    )
 
 
 def test_dead_endpoint_fails_fast_with_exit_2_and_writes_nothing(tmp_path):
@@ -57,6 +82,7 @@ def test_endpoint_dying_mid_run_is_agent_error_then_replayed_after_the_fix(tmp_p
     served = {"n": 0}
 
     with ScriptedChatServer(lambda m: expert(m), fault_kinds=["http_500"]) as server:
+
         def policy(messages, _server=server):
             served["n"] += 1
             if served["n"] == 6:  # the server breaks down after a few good replies
@@ -90,17 +116,43 @@ def test_rerun_flags_and_a_rerun_with_nothing_to_do(tmp_path):
         again = _eval(server.base_url, out, tasks=2)
         rerun = _eval(server.base_url, out, "--rerun", tasks=2)
     assert first.returncode == again.returncode == rerun.returncode == 0
-    assert (f"all 2 episodes already in {out / 'episodes.jsonl'}; use --rerun to play them again"
-            in again.stdout)
+    assert f"all 2 episodes already in {out / 'episodes.jsonl'}; use --rerun to play them again" in again.stdout
     assert "2 episodes played" in rerun.stdout and len(list(read_jsonl(out / "episodes.jsonl"))) == 2
 
 
 def test_rerun_failed_plays_unsuccessful_episodes_again(tmp_path):
     out = tmp_path / "run"
-    first = _cli("eval", "--agent", "random", "--envs", MASTERMIND, "--tasks", 3, "--max-steps", 2, "--out", out,
-                 "--no-report", "--quiet")
-    again = _cli("eval", "--agent", "random", "--envs", MASTERMIND, "--tasks", 3, "--max-steps", 2, "--out", out,
-                 "--no-report", "--quiet", "--rerun-failed")
+    first = _cli(
+        "eval",
+        "--agent",
+        "random",
+        "--envs",
+        MASTERMIND,
+        "--tasks",
+        3,
+        "--max-steps",
+        2,
+        "--out",
+        out,
+        "--no-report",
+        "--quiet",
+    )
+    again = _cli(
+        "eval",
+        "--agent",
+        "random",
+        "--envs",
+        MASTERMIND,
+        "--tasks",
+        3,
+        "--max-steps",
+        2,
+        "--out",
+        out,
+        "--no-report",
+        "--quiet",
+        "--rerun-failed",
+    )
     assert first.returncode == 0 and again.returncode == 0
     assert "3 episodes played, 3 of them again" in again.stdout
 

@@ -15,8 +15,8 @@ from agentgym_text.agents.llm import LLMAgent
 from agentgym_text.agents.llm_config import LLMConfig
 from agentgym_text.eval import EvalConfig, run_eval
 from agentgym_text.eval.metrics import summarize
-from agentgym_text.testing.chat_server import ScriptedChatServer
 from agentgym_text.eval.store import read_jsonl
+from agentgym_text.testing.chat_server import ScriptedChatServer
 from tests.scripted_policies import mastermind_policy
 
 MASTERMIND = "AgentQuest/Mastermind-v0"
@@ -102,8 +102,9 @@ def test_context_overflow_ends_episodes_with_context_limit(tmp_path):
     # sizes[0] is the preflight request; room for the first prompt and one more turn, not two
     with ScriptedChatServer(lambda m: "Action: guess 0123", max_prompt_chars=sizes[1] + 120) as server:
         agent = _agent(server)
-        result = run_eval(agent, EvalConfig(envs=MASTERMIND, tasks="3", num_envs=3, progress_bar=False),
-                          tmp_path / "run")
+        result = run_eval(
+            agent, EvalConfig(envs=MASTERMIND, tasks="3", num_envs=3, progress_bar=False), tmp_path / "run"
+        )
         agent.close()
     assert result.complete
     episodes, _ = _check_unique(tmp_path / "run")
@@ -112,9 +113,32 @@ def test_context_overflow_ends_episodes_with_context_limit(tmp_path):
 
 
 def _eval_command(server, out, tasks):
-    return [sys.executable, "-m", "agentgym_text.cli", "eval", "--agent", "openai", "--model", "scripted",
-            "--base-url", server.base_url, "--api-key", "k", "--envs", MASTERMIND, "--tasks", str(tasks),
-            "--num-envs", "2", "--out", str(out), "--timeout", "0.4", "--no-report", "--quiet"]
+    return [
+        sys.executable,
+        "-m",
+        "agentgym_text.cli",
+        "eval",
+        "--agent",
+        "openai",
+        "--model",
+        "scripted",
+        "--base-url",
+        server.base_url,
+        "--api-key",
+        "k",
+        "--envs",
+        MASTERMIND,
+        "--tasks",
+        str(tasks),
+        "--num-envs",
+        "2",
+        "--out",
+        str(out),
+        "--timeout",
+        "0.4",
+        "--no-report",
+        "--quiet",
+    ]
 
 
 def test_killed_run_resumes_without_duplicates(tmp_path, expert_guesses):
@@ -124,8 +148,9 @@ def test_killed_run_resumes_without_duplicates(tmp_path, expert_guesses):
 
     out = tmp_path / "run"
     with ScriptedChatServer(slow_policy, fault_rate=0.2, fault_seed=3, timeout_s=1.0) as server:
-        process = subprocess.Popen(_eval_command(server, out, 12), stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE, start_new_session=True)
+        process = subprocess.Popen(
+            _eval_command(server, out, 12), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        )
         deadline = time.time() + 120
         while time.time() < deadline:
             if len(list(read_jsonl(out / "episodes.jsonl"))) >= 3 or process.poll() is not None:

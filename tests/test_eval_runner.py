@@ -31,8 +31,9 @@ def _episodes(folder):
 
 
 def test_expert_run_writes_one_row_per_episode_and_per_step(tmp_path):
-    result = run_eval(make_agent("expert"), EvalConfig(envs=MASTERMIND, tasks="6", num_envs=3,
-                                                       progress_bar=False), tmp_path)
+    result = run_eval(
+        make_agent("expert"), EvalConfig(envs=MASTERMIND, tasks="6", num_envs=3, progress_bar=False), tmp_path
+    )
     assert result.complete and result.finished == 6
     episodes = _episodes(tmp_path)
     guesses = _expert_guesses()
@@ -68,8 +69,9 @@ def test_async_vector_mode_gives_the_same_results(tmp_path):
 
 
 def test_step_limit_ends_episodes_with_step_limit(tmp_path):
-    run_eval(make_agent("random"), EvalConfig(envs=SUDOKU, tasks="3", max_steps=3, num_envs=2, progress_bar=False),
-             tmp_path)
+    run_eval(
+        make_agent("random"), EvalConfig(envs=SUDOKU, tasks="3", max_steps=3, num_envs=2, progress_bar=False), tmp_path
+    )
     episodes = _episodes(tmp_path)
     assert [e["finish_reason"] for e in episodes] == ["step_limit"] * 3
     assert [e["steps"] for e in episodes] == [3] * 3 and all(e["budget"] == 3 for e in episodes)
@@ -78,8 +80,9 @@ def test_step_limit_ends_episodes_with_step_limit(tmp_path):
 
 def test_rerun_skips_finished_episodes_and_adds_new_ones(tmp_path):
     first = run_eval(make_agent("expert"), EvalConfig(envs=MASTERMIND, tasks="3", progress_bar=False), tmp_path)
-    second = run_eval(make_agent("expert"), EvalConfig(envs=MASTERMIND, tasks="5", num_envs=2, progress_bar=False),
-                      tmp_path)
+    second = run_eval(
+        make_agent("expert"), EvalConfig(envs=MASTERMIND, tasks="5", num_envs=2, progress_bar=False), tmp_path
+    )
     assert (first.finished, second.skipped, second.finished, second.planned) == (3, 3, 2, 5)
     keys = [e["key"] for e in read_jsonl(tmp_path / "episodes.jsonl")]
     assert len(keys) == len(set(keys)) == 5
@@ -123,16 +126,39 @@ def test_task_selection_and_env_resolution():
 def test_cli_eval_writes_results_metrics_and_report(tmp_path):
     out = tmp_path / "run"
     result = subprocess.run(
-        [sys.executable, "-m", "agentgym_text.cli", "eval", "--agent", "expert", "--envs", MASTERMIND,
-         "--tasks", "2", "--max-steps", "30", "--num-envs", "1", "--out", str(out), "--quiet"],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "agentgym_text.cli",
+            "eval",
+            "--agent",
+            "expert",
+            "--envs",
+            MASTERMIND,
+            "--tasks",
+            "2",
+            "--max-steps",
+            "30",
+            "--num-envs",
+            "1",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     assert "success 100.0%" in result.stdout and (out / "report.html").exists()
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["envs"][MASTERMIND]["episodes"] == 2
-    report = subprocess.run([sys.executable, "-m", "agentgym_text.cli", "report", str(out), "--out",
-                             str(tmp_path / "r.html")], capture_output=True, text=True, timeout=300)
+    report = subprocess.run(
+        [sys.executable, "-m", "agentgym_text.cli", "report", str(out), "--out", str(tmp_path / "r.html")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert report.returncode == 0 and (tmp_path / "r.html").stat().st_size > 10_000
 
 

@@ -35,8 +35,13 @@ print("stdout still works")
 
 def _run_slots(env_ids: list[str], out: Path) -> subprocess.CompletedProcess:
     script = _SCRIPT.format(tasks=TASKS_PER_ID, slots=SLOTS)
-    return subprocess.run([sys.executable, "-c", script, json.dumps(env_ids), str(out)], capture_output=True,
-                          text=True, timeout=1800, cwd=Path(__file__).resolve().parents[1])
+    return subprocess.run(
+        [sys.executable, "-c", script, json.dumps(env_ids), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        cwd=Path(__file__).resolve().parents[1],
+    )
 
 
 def _check_every_episode_played(env_ids: list[str], out: Path, result: subprocess.CompletedProcess) -> None:
@@ -114,9 +119,27 @@ def test_cli_exits_1_and_names_what_was_not_played(tmp_path):
     """An env whose engine cannot start: its planned episodes are named on the console and in run.json."""
     env = dict(os.environ, AGENTGYM_TEXT_JERICHO_DIR=str(tmp_path / "no-games-here"))
     result = subprocess.run(
-        [sys.executable, "-m", "agentgym_text.cli", "eval", "--agent", "expert", "--envs",
-         f"{MASTERMIND},AgentBoard/Jericho-v0", "--tasks", "2", "--out", str(tmp_path / "run"), "--no-report",
-         "--quiet"], capture_output=True, text=True, env=env, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "agentgym_text.cli",
+            "eval",
+            "--agent",
+            "expert",
+            "--envs",
+            f"{MASTERMIND},AgentBoard/Jericho-v0",
+            "--tasks",
+            "2",
+            "--out",
+            str(tmp_path / "run"),
+            "--no-report",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert result.returncode == 1, result.stderr
     assert "AgentBoard/Jericho-v0" in result.stderr and "not played" in result.stderr
     unplayed = json.loads((tmp_path / "run" / "run.json").read_text())["unplayed"]

@@ -49,8 +49,11 @@ def _play(chat, task_id, as_tools, max_turns=60):
             break
         before = copy.deepcopy(chat.messages)
         if as_tools:
-            message = {"role": "assistant", "content": None,
-                       "tool_calls": [tool_call_from_action(action, f"call_{turn}", chat.env)]}
+            message = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [tool_call_from_action(action, f"call_{turn}", chat.env)],
+            }
         else:
             message = {"role": "assistant", "content": f"Thought: the expert says so.\nAction: {action}"}
         reply, reward, terminated, truncated, info = chat.step(message)
@@ -111,7 +114,9 @@ def test_tool_env_bad_arguments_come_back_as_the_envs_own_error():
     chat.close()
 
 
-@pytest.mark.parametrize("reply", ["Action: guess 0123", "```\nguess 0123\n```", "guess 0123", "**Action:** `guess 0123`"])
+@pytest.mark.parametrize(
+    "reply", ["Action: guess 0123", "```\nguess 0123\n```", "guess 0123", "**Action:** `guess 0123`"]
+)
 def test_plain_text_replies_are_read_by_the_agents_parser(reply):
     chat = ChatEnv("AgentQuest/Mastermind-v0")
     chat.reset(seed=0, options={"task_id": "mastermind-003"})
@@ -132,8 +137,7 @@ def test_unreadable_reply_is_an_invalid_step_not_an_error():
 def test_several_tool_calls_play_the_first_and_answer_every_call():
     chat = ChatEnv("AgentQuest/Mastermind-v0", tools=True)
     chat.reset(seed=0, options={"task_id": "mastermind-003"})
-    calls = [tool_call_from_action(f"guess {code}", f"c{i}", chat.env)
-             for i, code in enumerate(["0123", "0573"])]
+    calls = [tool_call_from_action(f"guess {code}", f"c{i}", chat.env) for i, code in enumerate(["0123", "0573"])]
     reply, _, terminated, _, info = chat.step({"role": "assistant", "content": "", "tool_calls": calls})
     assert info["step"] == 1 and not terminated
     assert [m.get("tool_call_id") for m in chat.messages[-2:]] == ["c0", "c1"]

@@ -3,7 +3,6 @@
 import gymnasium as gym
 import pytest
 
-import agentgym_text
 from agentgym_text.core.registry import extra_installed
 from agentgym_text.integrations.datasets import make_env, tasks, train_splits
 
@@ -14,10 +13,20 @@ def test_test_split_is_every_shipped_task_with_its_prompt():
     assert [row["task_id"] for row in rows] == env.unwrapped.task_ids
     env.close()
     row = rows[3]
-    assert set(row) >= {"env_id", "env_kwargs", "task_id", "seed", "goal", "system_prompt", "first_observation",
-                        "prompt"}
-    assert row["prompt"] == [{"role": "system", "content": row["system_prompt"]},
-                             {"role": "user", "content": row["first_observation"]}]
+    assert set(row) >= {
+        "env_id",
+        "env_kwargs",
+        "task_id",
+        "seed",
+        "goal",
+        "system_prompt",
+        "first_observation",
+        "prompt",
+    }
+    assert row["prompt"] == [
+        {"role": "system", "content": row["system_prompt"]},
+        {"role": "user", "content": row["first_observation"]},
+    ]
     assert row["goal"] in row["first_observation"]
 
 
@@ -57,9 +66,18 @@ def test_unknown_split_is_refused():
         tasks("AgentQuest/Mastermind-v0", "dev")
 
 
-@pytest.mark.parametrize("env_id", ["AgentBoard/AlfWorld-v0", "AgentBench/OS-v0", "AgentBench/CardGame-v0",
-                                    "AgentBench/LateralThinking-v0", "AgentQuest/Sudoku-v0", "AgentBoard/PDDL-v0",
-                                    "AgentBoard/WebShop-v0"])
+@pytest.mark.parametrize(
+    "env_id",
+    [
+        "AgentBoard/AlfWorld-v0",
+        "AgentBench/OS-v0",
+        "AgentBench/CardGame-v0",
+        "AgentBench/LateralThinking-v0",
+        "AgentQuest/Sudoku-v0",
+        "AgentBoard/PDDL-v0",
+        "AgentBoard/WebShop-v0",
+    ],
+)
 def test_families_with_a_training_range_give_rows_apart_from_the_test_tasks(env_id):
     from agentgym_text.integrations.datasets import tasks
 

@@ -24,8 +24,18 @@ import agentgym_text  # noqa: E402
 from agentgym_text.core.registry import extra_installed  # noqa: E402
 
 ENTRIES = {entry.env_id: entry for entry in agentgym_text.list_envs()}
-INFO_FIELDS = ("goal", "task_id", "progress_rate", "progress_now", "valid", "invalid_reason", "finish_reason",
-               "success", "step", "max_steps")
+INFO_FIELDS = (
+    "goal",
+    "task_id",
+    "progress_rate",
+    "progress_now",
+    "valid",
+    "invalid_reason",
+    "finish_reason",
+    "success",
+    "step",
+    "max_steps",
+)
 
 
 def _free_port() -> int:
@@ -40,9 +50,21 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.TemporaryFile(mode="w+")  # a pipe nobody reads would block the server once full
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "agentgym_text.cli", "serve", "--env", env_id, "--port", str(self.port),
-             "--max-sessions", str(max_sessions)],
-            stdout=self.log, stderr=subprocess.STDOUT, text=True,
+            [
+                sys.executable,
+                "-m",
+                "agentgym_text.cli",
+                "serve",
+                "--env",
+                env_id,
+                "--port",
+                str(self.port),
+                "--max-sessions",
+                str(max_sessions),
+            ],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -150,8 +172,9 @@ def test_sixteen_concurrent_sessions_equal_sixteen_local_envs(server_for):
     local = [_play_local(env_id, session, 12) for session in range(16)]
 
     async def main():
-        return await asyncio.gather(*(_play_remote(server.url, session, actions)
-                                      for session, (actions, _) in enumerate(local)))
+        return await asyncio.gather(
+            *(_play_remote(server.url, session, actions) for session, (actions, _) in enumerate(local))
+        )
 
     remote = asyncio.run(main())
     assert len(remote) == 16
@@ -194,8 +217,8 @@ def _descendants(pid: int) -> list[tuple[int, str]]:
             stat = (entry / "stat").read_text()
         except OSError:
             continue
-        name = stat[stat.index("(") + 1: stat.rindex(")")]
-        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
         children.setdefault(ppid, []).append(int(entry.name))
         names[int(entry.name)] = name
     found, stack = [], [pid]
@@ -229,9 +252,10 @@ def test_killing_a_client_mid_episode_frees_its_scienceworld_jvm(server_for):
         client.send_signal(signal.SIGKILL)  # the client vanishes without closing its session
         client.wait()
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and any(os.path.exists(f"/proc/{pid}") and
-                                                  Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
-                                                  for pid in jvms):
+        while time.monotonic() < deadline and any(
+            os.path.exists(f"/proc/{pid}") and Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+            for pid in jvms
+        ):
             time.sleep(0.5)
         left = [pid for pid, name in _descendants(server.process.pid) if name == "java"]
         assert left == []

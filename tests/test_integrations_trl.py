@@ -28,8 +28,8 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers  # 
 from transformers import PreTrainedTokenizerFast, Qwen3Config, Qwen3ForCausalLM  # noqa: E402
 from trl import GRPOConfig, GRPOTrainer  # noqa: E402
 
-from agentgym_text.integrations.datasets import tasks  # noqa: E402
 from agentgym_text.integrations import tool_call_from_action  # noqa: E402
+from agentgym_text.integrations.datasets import tasks  # noqa: E402
 from agentgym_text.integrations.trl import environment_factory  # noqa: E402
 
 SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
@@ -41,10 +41,15 @@ def make_tokenizer() -> PreTrainedTokenizerFast:
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tokenizer.decoder = decoders.ByteLevel()
-    tokenizer.train_from_iterator(corpus, trainers.BpeTrainer(
-        vocab_size=400, special_tokens=SPECIAL, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    fast = PreTrainedTokenizerFast(tokenizer_object=tokenizer, eos_token="<|im_end|>", pad_token="<|endoftext|>",
-                                   padding_side="left")
+    tokenizer.train_from_iterator(
+        corpus,
+        trainers.BpeTrainer(
+            vocab_size=400, special_tokens=SPECIAL, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+        ),
+    )
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer, eos_token="<|im_end|>", pad_token="<|endoftext|>", padding_side="left"
+    )
     fast.chat_template = template
     return fast
 
@@ -98,25 +103,50 @@ def expert_actions(env_id, task_id, seed, **env_kwargs):
     return actions
 
 
-@pytest.mark.parametrize("env_id, env_kwargs, split, bad_action, function_tools", [
-    ("AgentQuest/Mastermind-v0", None, "train", "guess 9876", False),
-    ("AgentBoard/ToolQuery-v0", {"tool": "weather"}, "test", 'finish with Action Input: {"answer": "no idea"}', True),
-])
+@pytest.mark.parametrize(
+    "env_id, env_kwargs, split, bad_action, function_tools",
+    [
+        ("AgentQuest/Mastermind-v0", None, "train", "guess 9876", False),
+        (
+            "AgentBoard/ToolQuery-v0",
+            {"tool": "weather"},
+            "test",
+            'finish with Action Input: {"answer": "no idea"}',
+            True,
+        ),
+    ],
+)
 def test_two_grpo_steps_with_the_env_factory(tmp_path, env_id, env_kwargs, split, bad_action, function_tools):
     rows = tasks(env_id, split, limit=1, tools=True)
     row = rows[0]
     env_kwargs = env_kwargs if env_kwargs is not None else row["env_kwargs"]
     good = expert_actions(env_id, row["task_id"], row["seed"], **env_kwargs)
     # the prompt carries only the system prompt: reset() appends the first observation to the user turn
-    dataset = Dataset.from_list([{
-        "prompt": [{"role": "system", "content": row["system_prompt"]}, {"role": "user", "content": ""}],
-        "task_id": row["task_id"], "seed": row["seed"]}] * 4)
+    dataset = Dataset.from_list(
+        [
+            {
+                "prompt": [{"role": "system", "content": row["system_prompt"]}, {"role": "user", "content": ""}],
+                "task_id": row["task_id"],
+                "seed": row["seed"],
+            }
+        ]
+        * 4
+    )
 
     tokenizer = make_tokenizer()
-    config = Qwen3Config(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
-                         num_attention_heads=2, num_key_value_heads=1, head_dim=16, max_position_embeddings=32768,
-                         pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
-                         bos_token_id=tokenizer.pad_token_id)
+    config = Qwen3Config(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        head_dim=16,
+        max_position_embeddings=32768,
+        pad_token_id=tokenizer.pad_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        bos_token_id=tokenizer.pad_token_id,
+    )
     torch.manual_seed(0)
     model = ScriptedQwen3(config)
     ScriptedQwen3.tokenizer = tokenizer
@@ -126,12 +156,24 @@ def test_two_grpo_steps_with_the_env_factory(tmp_path, env_id, env_kwargs, split
 
     factory = environment_factory(env_id, **env_kwargs)
     args = GRPOConfig(
-        output_dir=str(tmp_path), per_device_train_batch_size=4, num_generations=4, max_steps=2, logging_steps=1,
-        learning_rate=1e-4, max_completion_length=4096, max_tool_calling_iterations=len(good) + 1,
-        report_to="none", save_strategy="no", bf16=False, fp16=False, seed=0, dataloader_num_workers=0,
+        output_dir=str(tmp_path),
+        per_device_train_batch_size=4,
+        num_generations=4,
+        max_steps=2,
+        logging_steps=1,
+        learning_rate=1e-4,
+        max_completion_length=4096,
+        max_tool_calling_iterations=len(good) + 1,
+        report_to="none",
+        save_strategy="no",
+        bf16=False,
+        fp16=False,
+        seed=0,
+        dataloader_num_workers=0,
     )
-    trainer = GRPOTrainer(model=model, args=args, train_dataset=dataset, processing_class=tokenizer,
-                          environment_factory=factory)
+    trainer = GRPOTrainer(
+        model=model, args=args, train_dataset=dataset, processing_class=tokenizer, environment_factory=factory
+    )
     trainer.train()
 
     instances = factory.env_class.instances
@@ -149,5 +191,7 @@ def test_two_grpo_steps_with_the_env_factory(tmp_path, env_id, env_kwargs, split
     last = np.mean([instance.get_reward() for instance in instances])
     assert history[-1][keys[0]] == pytest.approx(last, abs=1e-6)
     assert max(entry[keys[0]] for entry in history) > 0.0
-    print(env_id, {key: [entry.get(key) for entry in history] for key in sorted(history[-1])
-                   if "reward" in key or "tool" in key})
+    print(
+        env_id,
+        {key: [entry.get(key) for entry in history] for key in sorted(history[-1]) if "reward" in key or "tool" in key},
+    )

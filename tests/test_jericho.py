@@ -128,18 +128,21 @@ def test_valid_actions_are_not_computed_unless_asked():
     env.close()
 
 
-@pytest.mark.parametrize("action, reason", [
-    ("", "empty"),
-    ("xyzzyplugh frobnicate", "unknown_action"),
-    ("Please could you tell me what to do next? I think the answer is obvious.", "unparsable"),
-    ("please tell me what to do next", "unknown_action"),
-    ("x" * 300, "too_long"),
-    ("open mailbox; north", "unparsable"),
-    ("n", "unknown_action"),
-    ("restart", "unknown_action"),
-    ("save", "unknown_action"),
-    ("open the flurbogast", "unknown_action"),
-])
+@pytest.mark.parametrize(
+    "action, reason",
+    [
+        ("", "empty"),
+        ("xyzzyplugh frobnicate", "unknown_action"),
+        ("Please could you tell me what to do next? I think the answer is obvious.", "unparsable"),
+        ("please tell me what to do next", "unknown_action"),
+        ("x" * 300, "too_long"),
+        ("open mailbox; north", "unparsable"),
+        ("n", "unknown_action"),
+        ("restart", "unknown_action"),
+        ("save", "unknown_action"),
+        ("open the flurbogast", "unknown_action"),
+    ],
+)
 def test_bad_input_is_invalid_with_a_message(action, reason):
     env = gym.make(ENV_ID)
     env.reset(seed=0, options={"task_id": "jericho-zork1"})
@@ -165,8 +168,14 @@ def test_no_game_dir_is_one_clear_error(monkeypatch):
 
 def test_no_game_dir_through_the_cli_prints_no_traceback():
     env = {key: value for key, value in os.environ.items() if key != "AGENTGYM_TEXT_JERICHO_DIR"}
-    result = subprocess.run([sys.executable, "-m", "agentgym_text.cli", "play", ENV_ID], input="quit\n",
-                            capture_output=True, text=True, env=env, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "agentgym_text.cli", "play", ENV_ID],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert result.returncode != 0
     assert "Traceback" not in result.stderr and "AGENTGYM_TEXT_JERICHO_DIR" in result.stderr
 
@@ -252,6 +261,10 @@ def test_the_fast_state_reads_what_jerichos_objects_say():
         env.step(command)
         fast, named = game.state(), game.state(names=True)
         assert (fast.score, fast.location, fast.inventory, fast.moves) == (
-            named.score, named.location, named.inventory, named.moves)
+            named.score,
+            named.location,
+            named.inventory,
+            named.moves,
+        )
     assert len(fast.inventory) >= 2
     env.close()

@@ -5,7 +5,6 @@ from collections import Counter
 
 import pytest
 
-import agentgym_text
 from agentgym_text.envs.kg.actions import Answer, Call, parse_action
 from agentgym_text.envs.kg.env import KgEnv
 from agentgym_text.envs.kg.graph import KnowledgeGraph
@@ -31,8 +30,14 @@ def test_graph_has_at_least_50k_triples_of_every_kind():
     try:
         assert graph.triple_count() >= 50_000
         types = dict(graph.connection.execute("SELECT type, COUNT(*) FROM entity GROUP BY type"))
-        for etype in ("film.film", "people.person", "location.city", "location.country", "organization.organization",
-                      "academic.paper"):
+        for etype in (
+            "film.film",
+            "people.person",
+            "location.city",
+            "location.country",
+            "organization.organization",
+            "academic.paper",
+        ):
             assert types[etype] >= 20, etype
         assert graph.connection.execute("SELECT COUNT(*) FROM value").fetchone()[0] >= 10_000
     finally:
@@ -112,8 +117,20 @@ def test_tool_semantics_and_errors(env):
     assert not info["valid"] and info["invalid_reason"] == "unknown_object"
 
 
-@pytest.mark.parametrize("action", ["", "hello", "x" * 50_000, "run(#0)", "get_neighbors(#0)", "Final Answer: three",
-                                    "intersection(#0)", "__import__('os').system('ls')", "get_relations()"])
+@pytest.mark.parametrize(
+    "action",
+    [
+        "",
+        "hello",
+        "x" * 50_000,
+        "run(#0)",
+        "get_neighbors(#0)",
+        "Final Answer: three",
+        "intersection(#0)",
+        "__import__('os').system('ls')",
+        "get_relations()",
+    ],
+)
 def test_bad_input_is_invalid_with_a_message_never_an_exception(env, action):
     env.reset(options={"task_index": 0})
     obs, _, terminated, _, info = env.step(action)

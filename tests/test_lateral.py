@@ -38,8 +38,6 @@ def test_puzzle_set_has_50_test_and_20_dev_puzzles_with_3_to_6_key_points():
         assert len(puzzle.questions) == len(puzzle.key_points)
 
 
-
-
 def test_every_truth_given_as_final_answer_is_accepted_by_the_default_host():
     host = FactHost()
     rejected = [p.puzzle_id for p in load_puzzles() if host.judge_answer(p, p.truth).answer != "yes"]
@@ -126,7 +124,6 @@ def test_alias_id_plays_the_same_tasks():
     assert a.reset(seed=3)[0] == b.reset(seed=3)[0]
 
 
-
 # ---- the LLM host over the scripted chat server -----------------------------------------------------
 def scripted_host(messages):
     """Answers "Yes." to every question and credits the first key point still open."""
@@ -152,8 +149,9 @@ def test_llm_host_judges_through_the_chat_server():
 
 
 def test_llm_host_retries_intermittent_faults():
-    with ScriptedChatServer(scripted_host, fault_rate=0.4, fault_kinds=("http_500", "garbage_text", "http_429"),
-                            fault_seed=1) as server:
+    with ScriptedChatServer(
+        scripted_host, fault_rate=0.4, fault_kinds=("http_500", "garbage_text", "http_429"), fault_seed=1
+    ) as server:
         host = LLMHost("scripted", server.base_url, max_retries=6, backoff_s=0.0, timeout=5)
         env = LateralThinkingEnv(host=host)
         info, _ = play_expert(env, TEST_IDS[0])
@@ -163,8 +161,13 @@ def test_llm_host_retries_intermittent_faults():
 @pytest.mark.parametrize("kind", ["http_500", "garbage_text", "garbage_body", "timeout"])
 def test_llm_host_failures_end_the_episode_with_host_error(kind):
     with ScriptedChatServer(scripted_host, fault_rate=1.0, fault_kinds=(kind,), timeout_s=1.0) as server:
-        env = gym.make("AgentBench/LateralThinking-v0", host_model="scripted", host_base_url=server.base_url,
-                       host_retries=2, host_timeout=0.3)
+        env = gym.make(
+            "AgentBench/LateralThinking-v0",
+            host_model="scripted",
+            host_base_url=server.base_url,
+            host_retries=2,
+            host_timeout=0.3,
+        )
         env.unwrapped.host.backoff_s = 0.0
         env.reset(options={"task_index": 0})
         obs, reward, terminated, truncated, info = env.step("Is the bread meant for birds?")
@@ -175,8 +178,9 @@ def test_llm_host_failures_end_the_episode_with_host_error(kind):
 
 
 def test_llm_host_unreachable_is_host_error_not_a_silent_no():
-    env = LateralThinkingEnv(host_model="scripted", host_base_url="http://127.0.0.1:9/v1", host_retries=1,
-                             host_timeout=0.5)
+    env = LateralThinkingEnv(
+        host_model="scripted", host_base_url="http://127.0.0.1:9/v1", host_retries=1, host_timeout=0.5
+    )
     env.host.backoff_s = 0.0
     env.reset(options={"task_index": 0})
     obs, _, terminated, _, info = env.step("Is the bread meant for birds?")

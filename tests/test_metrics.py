@@ -17,9 +17,21 @@ from agentgym_text.eval.metrics import (
 
 
 def _episode(env_id="AgentQuest/Mastermind-v0", family="mastermind", category="game", **fields):
-    row = {"env_id": env_id, "family": family, "category": category, "success": False, "progress_rate": 0.0,
-           "steps": 0, "valid_steps": 0, "difficulty": "easy", "finish_reason": "step_limit", "budget": 4,
-           "score_change_record": [], "repetition": [], "index": 0}
+    row = {
+        "env_id": env_id,
+        "family": family,
+        "category": category,
+        "success": False,
+        "progress_rate": 0.0,
+        "steps": 0,
+        "valid_steps": 0,
+        "difficulty": "easy",
+        "finish_reason": "step_limit",
+        "budget": 4,
+        "score_change_record": [],
+        "repetition": [],
+        "index": 0,
+    }
     row.update(fields)
     return row
 
@@ -84,9 +96,17 @@ _TABLE7 = {  # AgentBoard Table 7, columns alfworld .. tool-operation
     "Grounding": (2, 3, 2, 1, 3, 3, 3, 3, 3),
     "Spatial Navigation": (1, 1, 1, 1, 0, 0, 1, 0, 0),
 }
-_COLUMNS = {"AgentBoard/AlfWorld-v0": 0, "AgentBoard/ScienceWorld-v0": 1, "AgentBoard/BabyAI-v0": 2,
-            "AgentBoard/Jericho-v0": 3, "AgentBoard/PDDL-v0": 4, "AgentBoard/WebShop-v0": 5,
-            "AgentBoard/WebArena-v0": 6, "AgentBoard/ToolQuery-v0": 7, "AgentBoard/ToolOperation-v0": 8}
+_COLUMNS = {
+    "AgentBoard/AlfWorld-v0": 0,
+    "AgentBoard/ScienceWorld-v0": 1,
+    "AgentBoard/BabyAI-v0": 2,
+    "AgentBoard/Jericho-v0": 3,
+    "AgentBoard/PDDL-v0": 4,
+    "AgentBoard/WebShop-v0": 5,
+    "AgentBoard/WebArena-v0": 6,
+    "AgentBoard/ToolQuery-v0": 7,
+    "AgentBoard/ToolOperation-v0": 8,
+}
 
 
 def test_registered_agentboard_envs_carry_the_papers_table7_weights():
@@ -121,12 +141,28 @@ def test_subskill_scores_only_count_envs_present_and_mark_zero_weight_as_none():
 
 def test_summarize_macro_averages_categories_and_computes_subskills_from_sr_and_pr():
     episodes = [
-        _episode("AgentBoard/BabyAI-v0", "babyai", "embodied", success=True, progress_rate=1.0, steps=2,
-                 valid_steps=2, index=0),
+        _episode(
+            "AgentBoard/BabyAI-v0",
+            "babyai",
+            "embodied",
+            success=True,
+            progress_rate=1.0,
+            steps=2,
+            valid_steps=2,
+            index=0,
+        ),
         _episode("AgentBoard/BabyAI-v0", "babyai", "embodied", progress_rate=0.5, steps=2, valid_steps=1, index=1),
         _episode("AgentBoard/PDDL-v0", "pddl", "game", progress_rate=0.5, steps=4, valid_steps=2, index=2),
-        _episode("AgentQuest/Mastermind-v0", "mastermind", "game", success=True, progress_rate=1.0, steps=4,
-                 valid_steps=4, index=3),
+        _episode(
+            "AgentQuest/Mastermind-v0",
+            "mastermind",
+            "game",
+            success=True,
+            progress_rate=1.0,
+            steps=4,
+            valid_steps=4,
+            index=3,
+        ),
         _episode("Mine/Other-v0", "other", "tool", progress_rate=0.2, steps=1, valid_steps=1, index=4),
     ]
     summary = summarize(episodes)

@@ -62,12 +62,11 @@ def test_registration_matches_the_task_set():
 def test_training_split_is_disjoint_and_any_size():
     train = make_tasks("train", 30)
     assert len(train) == 30 and not set(train.task_ids) & set(ALL_IDS)
+
     def inits(tasks):
         return {instance(t.params["template"], t.params["seed"]).init for t in tasks}
 
     assert not inits(train) & inits(make_tasks())
-
-
 
 
 def test_no_milestone_holds_before_the_agent_acts():
@@ -188,7 +187,6 @@ def test_same_seed_same_trajectory_including_sandbox_contents(template):
     assert stamps and max(stamps) < 1_750_000_000  # virtual 2023/2024 times, never the wall clock
 
 
-
 def test_twenty_concurrent_episodes_leave_no_process_or_temp_dir(tmp_path, monkeypatch):
     scratch = tmp_path / "tmp"
     scratch.mkdir()
@@ -240,8 +238,13 @@ def test_sandbox_contents_digest_is_stable_across_processes():
         "box.close()\n"
     )
     outputs = [
-        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                       env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout
+        subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
         for seed in (1, 2)
     ]
     assert outputs[0] == outputs[1] and "/var/log/" in outputs[0]

@@ -119,7 +119,8 @@ def test_network_to_the_host_is_unreachable(box):
             commands.append(f"curl -sS -m 2 http://127.0.0.1:{port}/ && echo CONNECTED")
         if shutil.which("python3"):
             commands.append(
-                f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 2)\" && echo CONNECTED")
+                f"python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 2)\" && echo CONNECTED"
+            )
         for command in commands:
             result = box.run(command)
             assert "CONNECTED" not in result.output and "OUT" not in result.output, result.output

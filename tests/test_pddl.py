@@ -15,11 +15,10 @@ import numpy as np
 import pytest
 
 import agentgym_text  # noqa: F401  (registers the ids)
-from agentgym_text.envs.pddl.generator import GENERATORS
-from agentgym_text.envs.pddl.problem_files import PROBLEM_DIR, load
-from agentgym_text.envs.pddl.problem_files import DOMAIN_DIR
-from agentgym_text.envs.pddl.tasks import SHIPPED_SIZES, max_steps_for, shipped_tasks
 from agentgym_text.envs.pddl.domain_texts import DOMAIN_TEXTS, VARIANT_TEXTS
+from agentgym_text.envs.pddl.generator import GENERATORS
+from agentgym_text.envs.pddl.problem_files import DOMAIN_DIR, PROBLEM_DIR, load
+from agentgym_text.envs.pddl.tasks import SHIPPED_SIZES, max_steps_for, shipped_tasks
 
 ENV_ID = "AgentBoard/PDDL-v0"
 SHIPPED = shipped_tasks()
@@ -172,13 +171,23 @@ def test_barman_shaker_must_be_clean_before_it_is_filled_again():
     _expect(env, "fill shot1 with ingredient3 from dispenser3 using hands left and right")
     _expect(env, "pour ingredient3 from shot1 into clean shaker1 with hand left from level l0 to level l1")
     # the shot is dirty now: filling needs a clean shot, refilling the same ingredient does not
-    _expect(env, "fill shot1 with ingredient1 from dispenser1 using hands left and right", False,
-            "precondition_failed", ["shot1 is clean."])
+    _expect(
+        env,
+        "fill shot1 with ingredient1 from dispenser1 using hands left and right",
+        False,
+        "precondition_failed",
+        ["shot1 is clean."],
+    )
     _expect(env, "clean shot1 of ingredient3 using hands left and right")
     _expect(env, "fill shot1 with ingredient1 from dispenser1 using hands left and right")
     # the shaker is used now: only the used-shaker pour applies
-    _expect(env, "pour ingredient1 from shot1 into clean shaker1 with hand left from level l1 to level l2", False,
-            "precondition_failed", ["shaker1 is empty.", "shaker1 is clean."])
+    _expect(
+        env,
+        "pour ingredient1 from shot1 into clean shaker1 with hand left from level l1 to level l2",
+        False,
+        "precondition_failed",
+        ["shaker1 is empty.", "shaker1 is clean."],
+    )
     _expect(env, "pour ingredient1 from shot1 into used shaker1 with hand left from level l1 to level l2")
     _expect(env, "leave shot1 from hand left")
     _expect(env, "grasp shaker1 with hand left")
@@ -187,8 +196,13 @@ def test_barman_shaker_must_be_clean_before_it_is_filled_again():
     _expect(env, "leave shaker1 from hand left")
     _expect(env, "grasp shot1 with hand left")
     _expect(env, "refill shot1 with ingredient1 from dispenser1 using hands left and right")
-    _expect(env, "pour ingredient1 from shot1 into clean shaker1 with hand left from level l0 to level l1", False,
-            "precondition_failed", ["shaker1 is clean."])
+    _expect(
+        env,
+        "pour ingredient1 from shot1 into clean shaker1 with hand left from level l0 to level l1",
+        False,
+        "precondition_failed",
+        ["shaker1 is clean."],
+    )
     _expect(env, "leave shot1 from hand left")
     _expect(env, "grasp shaker1 with hand right")
     _expect(env, "clean shaker1 using hands right and left", contains=["shaker1 is clean."])
@@ -293,7 +307,9 @@ def test_invalid_actions_say_what_was_wrong():
 
 
 # ---- the expert -------------------------------------------------------------------------------------
-@pytest.mark.parametrize("task_id", ["pddl-blocksworld-p09", "pddl-gripper-p05", "pddl-barman-p09", "pddl-tyreworld-p07"])
+@pytest.mark.parametrize(
+    "task_id", ["pddl-blocksworld-p09", "pddl-gripper-p05", "pddl-barman-p09", "pddl-tyreworld-p07"]
+)
 def test_expert_replans_after_someone_elses_actions(task_id):
     env = _make()
     rng = np.random.default_rng(3)
@@ -323,9 +339,14 @@ print("|".join(actions))
 def test_expert_plan_is_the_same_in_processes_with_different_hash_seeds():
     outputs = {
         subprocess.run(
-            [sys.executable, "-c", _PLAN_SCRIPT, "pddl-barman-p11"], capture_output=True, text=True, check=True,
+            [sys.executable, "-c", _PLAN_SCRIPT, "pddl-barman-p11"],
+            capture_output=True,
+            text=True,
+            check=True,
             env={"PYTHONHASHSEED": seed, "PATH": ""},
-        ).stdout.strip().splitlines()[-1]
+        )
+        .stdout.strip()
+        .splitlines()[-1]
         for seed in ("1", "999")
     }
     assert len(outputs) == 1
@@ -446,8 +467,9 @@ def test_a_users_domain_file_is_read_with_the_domains_sentences_where_names_matc
     own = (DOMAIN_DIR / "blocksworld-4ops.pddl").read_text().replace("(:action pickup", "(:action lift")
     (tmp_path / "domain.pddl").write_text(own)
     (tmp_path / "p.pddl").write_text(AGENTBOARD_BLOCKS)
-    env = gym.make(ENV_ID, domain="blocksworld", problem_file=str(tmp_path / "p.pddl"),
-                   domain_file=str(tmp_path / "domain.pddl"))
+    env = gym.make(
+        ENV_ID, domain="blocksworld", problem_file=str(tmp_path / "p.pddl"), domain_file=str(tmp_path / "domain.pddl")
+    )
     obs, info = env.reset(seed=0)
     assert env.unwrapped.problem.variant == "custom" and "b3 is on the table" in obs
     assert "lift b2" in info["admissible_actions"]  # an operator the domain's sentences do not know

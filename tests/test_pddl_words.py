@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
@@ -30,7 +30,7 @@ def words(text: str) -> Counter:
     return Counter(text.replace(",", " ").split())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _problem_dir() -> Path:
     import atexit
     import shutil
@@ -54,15 +54,32 @@ def replay(episode: dict, fixes: bool) -> list[dict]:
     """Per compared state: our observation, theirs, our action set, theirs, our info, the action sent."""
     env = env_for(episode, fixes)
     obs, info = env.reset()
-    rows = [{"ours": obs.split("\n")[0], "theirs": episode["observation"], "action": None, "info": info,
-             "our_actions": env.unwrapped._admissible_actions(), "their_actions": episode["actions"]}]
+    rows = [
+        {
+            "ours": obs.split("\n")[0],
+            "theirs": episode["observation"],
+            "action": None,
+            "info": info,
+            "our_actions": env.unwrapped._admissible_actions(),
+            "their_actions": episode["actions"],
+        }
+    ]
     for step in episode["steps"]:
         if env.episode_over:
             break
         obs, _, terminated, _, info = env.step(step["action"])
-        rows.append({"ours": obs, "theirs": step["observation"], "action": step["action"], "info": info,
-                     "step": step, "terminated": terminated,
-                     "our_actions": env.unwrapped._admissible_actions(), "their_actions": step["actions"]})
+        rows.append(
+            {
+                "ours": obs,
+                "theirs": step["observation"],
+                "action": step["action"],
+                "info": info,
+                "step": step,
+                "terminated": terminated,
+                "our_actions": env.unwrapped._admissible_actions(),
+                "their_actions": step["actions"],
+            }
+        )
     return rows
 
 
@@ -72,10 +89,17 @@ def all_rows(fixes: bool) -> tuple[tuple[dict, list[dict]], ...]:
 
 
 def test_reference_covers_agentboards_60_problems():
-    assert Counter(episode["game"] for episode in EPISODES) == {"gripper": 20, "blockworld": 10, "barman": 20,
-                                                               "tyreworld": 10}
-    assert [e["file"] for e in EPISODES if e["game"] == "blockworld"][:3] == ["problem1.pddl", "problem10.pddl",
-                                                                              "problem2.pddl"]
+    assert Counter(episode["game"] for episode in EPISODES) == {
+        "gripper": 20,
+        "blockworld": 10,
+        "barman": 20,
+        "tyreworld": 10,
+    }
+    assert [e["file"] for e in EPISODES if e["game"] == "blockworld"][:3] == [
+        "problem1.pddl",
+        "problem10.pddl",
+        "problem2.pddl",
+    ]
     assert sum(len(episode["steps"]) for episode in EPISODES) > 800
 
 
@@ -122,9 +146,11 @@ def _compare(fixes: bool) -> Counter:
                 assert row["info"]["valid"] == step["valid"], (episode["file"], row["action"])
                 assert row["info"]["progress_rate"] == pytest.approx(step["progress"]), (episode["file"], row["action"])
                 assert row["terminated"] == step["done"] == step["won"] == row["info"]["success"]
-    print(f"fixes={fixes}: identical {counts['identical']}/{counts['total']}, set order aside "
-          f"{counts['identical'] + counts['order']}/{counts['total']}, action sets {counts['same actions']}"
-          f"/{counts['total']}")
+    print(
+        f"fixes={fixes}: identical {counts['identical']}/{counts['total']}, set order aside "
+        f"{counts['identical'] + counts['order']}/{counts['total']}, action sets {counts['same actions']}"
+        f"/{counts['total']}"
+    )
     return counts
 
 
@@ -172,8 +198,10 @@ def test_the_recording_exercises_both_refusals_help_look_and_wins():
 def test_shipped_tasks_speak_agentboards_words():
     env = PDDLEnv()
     obs, info = env.reset(options={"task_id": "pddl-blocksworld-p01"})
-    assert obs.split("\n")[0] == ("B1 is on the table. B2 is on the table. B3 is on the table. The b1 is clear. "
-                                  "The b2 is clear. The b3 is clear. Your arm is empty.")
+    assert obs.split("\n")[0] == (
+        "B1 is on the table. B2 is on the table. B3 is on the table. The b1 is clear. "
+        "The b2 is clear. The b3 is clear. Your arm is empty."
+    )
     assert info["goal"] == "The goal is to satisfy the following conditions: b1 is on b3., b3 is on the table."
     assert set(info["admissible_actions"]) == {"Pickup b1.", "Pickup b2.", "Pickup b3.", "check valid actions"}
     obs, _, _, _, info = env.step("pickup b1")
@@ -211,8 +239,15 @@ def test_gripper_reads_its_untemplated_drop_and_operator_words():
 
 def test_word_tokenize_splits_like_nltk_where_names_are_concerned():
     assert word_tokenize("pickup b1.") == ["pickup", "b1", "."]
-    assert word_tokenize("remove-wheel w1 from the-hub1; then stop") == ["remove-wheel", "w1", "from", "the-hub1",
-                                                                         ";", "then", "stop"]
+    assert word_tokenize("remove-wheel w1 from the-hub1; then stop") == [
+        "remove-wheel",
+        "w1",
+        "from",
+        "the-hub1",
+        ";",
+        "then",
+        "stop",
+    ]
     assert word_tokenize("b1's top") == ["b1", "'s", "top"]
 
 
@@ -238,8 +273,9 @@ def _expert_solves(task_id: str) -> None:
     assert info["success"] and info["progress_rate"] == 1.0, task_id
 
 
-@pytest.mark.parametrize("task_id", ["pddl-blocksworld-p10", "pddl-gripper-p05", "pddl-barman-p03",
-                                     "pddl-tyreworld-p07"])
+@pytest.mark.parametrize(
+    "task_id", ["pddl-blocksworld-p10", "pddl-gripper-p05", "pddl-barman-p03", "pddl-tyreworld-p07"]
+)
 def test_expert_solves_shipped_tasks_in_agentboards_words(task_id):
     _expert_solves(task_id)
 

@@ -5,14 +5,14 @@ import json
 import numpy as np
 import pytest
 
-from agentgym_text.envs.mastermind.env import MastermindEnv
 from agentgym_text.core import ActionError
 from agentgym_text.envs.mastermind.actions import parse_guess
-from agentgym_text.envs.mastermind.game import CodeRules, feedback
+from agentgym_text.envs.mastermind.env import MastermindEnv
 from agentgym_text.envs.mastermind.expert import consistent_guess
+from agentgym_text.envs.mastermind.game import CodeRules, feedback
+from agentgym_text.envs.sudoku.backtracking import count_solutions
 from agentgym_text.envs.sudoku.env import SudokuEnv
 from agentgym_text.envs.sudoku.generator import generate_puzzle
-from agentgym_text.envs.sudoku.backtracking import count_solutions
 from agentgym_text.envs.sudoku.tasks import PUZZLE_FILE, TASK_COUNT
 from agentgym_text.testing import random_valid_rollout
 
@@ -22,8 +22,9 @@ def test_random_agent_mean_progress_is_strictly_lower(env_class):
     env = env_class()
     finals = []
     for index in range(0, len(env.tasks), 3):
-        records = random_valid_rollout(env, seed=index, max_steps=env.tasks[index].max_steps,
-                                       options={"task_index": index})
+        records = random_valid_rollout(
+            env, seed=index, max_steps=env.tasks[index].max_steps, options={"task_index": index}
+        )
         finals.append(records[-1]["info"]["progress_rate"])
     assert np.mean(finals) < 1.0
     assert sum(f == 1.0 for f in finals) < len(finals)
@@ -41,8 +42,10 @@ def test_mastermind_guess_forms_are_accepted(text):
     assert parse_guess(text, CodeRules()) == "1234"
 
 
-@pytest.mark.parametrize("text,reason", [("123", "bad_argument"), ("1123", "bad_argument"),
-                                         ("abcd", "bad_argument"), ("go north please", "unparsable")])
+@pytest.mark.parametrize(
+    "text,reason",
+    [("123", "bad_argument"), ("1123", "bad_argument"), ("abcd", "bad_argument"), ("go north please", "unparsable")],
+)
 def test_mastermind_bad_guesses_say_why(text, reason):
     with pytest.raises(ActionError) as caught:
         parse_guess(text, CodeRules())
@@ -93,8 +96,9 @@ def test_sudoku_difficulty_follows_clue_count():
         assert task.max_steps >= 81 - clues
 
 
-@pytest.mark.parametrize("text", ["put 5 at row 3 column 7", "Place 5 in row 3, column 7.", "r3c7=5",
-                                  "row 3 col 7: 5", "5 at (3, 7)"])
+@pytest.mark.parametrize(
+    "text", ["put 5 at row 3 column 7", "Place 5 in row 3, column 7.", "r3c7=5", "row 3 col 7: 5", "5 at (3, 7)"]
+)
 def test_sudoku_placement_forms_are_accepted(text):
     from agentgym_text.envs.sudoku.actions import Placement, parse_action
 

@@ -38,8 +38,26 @@ SEEDS = [3, 11, 42]
 def test_eval_backend_ray_resumes_after_sigkill_of_the_driver_without_duplicates(tmp_path):
     """First in the module: the driver starts its own Ray, before this module's instance is up."""
     out = tmp_path / "run"
-    command = [sys.executable, "-m", "agentgym_text.cli", "eval", "--agent", "expert", "--envs", MASTERMIND,
-               "--tasks", "40", "--num-envs", "2", "--backend", "ray", "--out", str(out), "--no-report", "--quiet"]
+    command = [
+        sys.executable,
+        "-m",
+        "agentgym_text.cli",
+        "eval",
+        "--agent",
+        "expert",
+        "--envs",
+        MASTERMIND,
+        "--tasks",
+        "40",
+        "--num-envs",
+        "2",
+        "--backend",
+        "ray",
+        "--out",
+        str(out),
+        "--no-report",
+        "--quiet",
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_USAGE_STATS_ENABLED": "0"}
     driver = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     episodes = out / "episodes.jsonl"
@@ -113,8 +131,13 @@ def _assert_same_infos(got, want):
 def _compare_with_sync(env_id, steps, make_kwargs=None, **ray_kwargs):
     make_kwargs = make_kwargs or {}
     envs = RayVectorEnv(env_id, len(SEEDS), **ray_kwargs, **make_kwargs)
-    sync = gym.make_vec(env_id, num_envs=len(SEEDS), vectorization_mode="sync",
-                        vector_kwargs={"autoreset_mode": envs.autoreset_mode}, **make_kwargs)
+    sync = gym.make_vec(
+        env_id,
+        num_envs=len(SEEDS),
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": envs.autoreset_mode},
+        **make_kwargs,
+    )
     try:
         got, want = envs.reset(seed=SEEDS), sync.reset(seed=SEEDS)
         assert tuple(got[0]) == tuple(want[0])
@@ -178,7 +201,9 @@ def test_idle_sub_envs_are_not_stepped_and_ended_ones_wait_without_autoreset(loc
             expert = single.unwrapped.expert_action()
             want = single.step(expert)
             obs, rewards, terminated, truncated, infos = envs.step([expert, None])
-            assert obs[0] == want[0] and rewards[0] == pytest.approx(want[1]) and infos["_step"].tolist() == [True, False]
+            assert (
+                obs[0] == want[0] and rewards[0] == pytest.approx(want[1]) and infos["_step"].tolist() == [True, False]
+            )
             if want[2] or want[3]:
                 break
         assert terminated[0]
@@ -216,8 +241,7 @@ def test_eval_on_ray_replays_an_episode_whose_actor_was_killed(local_ray, tmp_pa
 
     monkeypatch.setattr(ray_slot.RemoteEnv, "__init__", recording_init)
     config = EvalConfig(envs=MASTERMIND, tasks="3", num_envs=1, vector_mode="ray", progress_bar=False)
-    reference = run_eval(ExpertAgent(), EvalConfig(envs=MASTERMIND, tasks="3", progress_bar=False),
-                         tmp_path / "sync")
+    reference = run_eval(ExpertAgent(), EvalConfig(envs=MASTERMIND, tasks="3", progress_bar=False), tmp_path / "sync")
     want = {row["key"]: row for row in read_jsonl(tmp_path / "sync" / "episodes.jsonl")}
     victim = sorted(want)[1]
     agent = _KillingExpert(remotes, victim)
@@ -228,12 +252,16 @@ def test_eval_on_ray_replays_an_episode_whose_actor_was_killed(local_ray, tmp_pa
     assert sorted(row["key"] for row in episodes) == sorted(want)
     for row in episodes:
         assert (row["success"], row["steps"], row["finish_reason"]) == (
-            want[row["key"]]["success"], want[row["key"]]["steps"], want[row["key"]]["finish_reason"])
+            want[row["key"]]["success"],
+            want[row["key"]]["steps"],
+            want[row["key"]]["finish_reason"],
+        )
     _assert_steps_once(tmp_path / "ray", {key: row["steps"] for key, row in want.items()})
 
 
 def _assert_steps_once(folder, steps_per_episode):
     marks = [(row["episode"], row["step"]) for row in read_jsonl(folder / "trajectories.jsonl")]
     assert len(marks) == len(set(marks)), "a step row is written twice"
-    assert sorted(marks) == sorted((key, step) for key, count in steps_per_episode.items()
-                                   for step in range(1, count + 1))
+    assert sorted(marks) == sorted(
+        (key, step) for key, count in steps_per_episode.items() for step in range(1, count + 1)
+    )

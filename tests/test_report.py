@@ -14,8 +14,16 @@ from agentgym_text.eval import EvalConfig, run_eval
 from agentgym_text.eval.report import default_report_path, write_report
 
 CHROMIUM = Path("/usr/bin/chromium")
-SECTIONS = ("Summary", "Progress rate vs step", "Sub-skill scores", "Hard vs easy", "Grounding accuracy",
-            "Repetition rate vs step", "Finish reasons", "Trajectories")
+SECTIONS = (
+    "Summary",
+    "Progress rate vs step",
+    "Sub-skill scores",
+    "Hard vs easy",
+    "Grounding accuracy",
+    "Repetition rate vs step",
+    "Finish reasons",
+    "Trajectories",
+)
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +52,9 @@ def test_report_is_one_self_contained_file_with_every_view(runs):
 
 def test_compare_shows_runs_side_by_side(runs):
     path = write_report([runs / "expert", runs / "random"])
-    assert path == default_report_path([runs / "expert", runs / "random"]) and path.name == "compare-expert-vs-random.html"
+    assert (
+        path == default_report_path([runs / "expert", runs / "random"]) and path.name == "compare-expert-vs-random.html"
+    )
     text = path.read_text(encoding="utf-8")
     assert "expert<br>SR %" in text and "random<br>SR %" in text
     assert text.count("<details class=episode") == 8
@@ -53,14 +63,35 @@ def test_compare_shows_runs_side_by_side(runs):
 def test_report_escapes_text_from_envs_and_models(tmp_path):
     folder = tmp_path / "run"
     folder.mkdir()
-    episode = {"key": "X/Y-v0::t::0", "index": 0, "env_id": "X/Y-v0", "family": "y", "category": "game",
-               "task_id": "t", "difficulty": "easy", "goal": "<script>alert('goal')</script>",
-               "initial_observation": "<img src=x onerror=alert(1)>", "success": False, "progress_rate": 0.0,
-               "steps": 1, "valid_steps": 0, "finish_reason": "invalid_format", "budget": 2,
-               "score_change_record": [], "progress": [0.0], "repetition": [0.0]}
-    step = {"episode": "X/Y-v0::t::0", "step": 1, "action": "</pre><script>alert(2)</script>",
-            "observation": "\"quoted\" & <b>bold</b>", "valid": False, "invalid_reason": "unparsable",
-            "progress_rate": 0.0}
+    episode = {
+        "key": "X/Y-v0::t::0",
+        "index": 0,
+        "env_id": "X/Y-v0",
+        "family": "y",
+        "category": "game",
+        "task_id": "t",
+        "difficulty": "easy",
+        "goal": "<script>alert('goal')</script>",
+        "initial_observation": "<img src=x onerror=alert(1)>",
+        "success": False,
+        "progress_rate": 0.0,
+        "steps": 1,
+        "valid_steps": 0,
+        "finish_reason": "invalid_format",
+        "budget": 2,
+        "score_change_record": [],
+        "progress": [0.0],
+        "repetition": [0.0],
+    }
+    step = {
+        "episode": "X/Y-v0::t::0",
+        "step": 1,
+        "action": "</pre><script>alert(2)</script>",
+        "observation": '"quoted" & <b>bold</b>',
+        "valid": False,
+        "invalid_reason": "unparsable",
+        "progress_rate": 0.0,
+    }
     (folder / "episodes.jsonl").write_text(json.dumps(episode) + "\n")
     (folder / "trajectories.jsonl").write_text(json.dumps(step) + "\n")
     text = write_report([folder]).read_text(encoding="utf-8")
@@ -75,19 +106,30 @@ def test_report_of_a_folder_without_episodes_is_a_clear_error(tmp_path):
 
 
 # `make test` installs Chromium (scripts/install-system.sh), so CI never skips this; a bare pytest run may.
-@pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"),
-                    reason="needs /usr/bin/chromium (scripts/install-system.sh)")
+@pytest.mark.skipif(
+    not CHROMIUM.exists() and not os.environ.get("CI"), reason="needs /usr/bin/chromium (scripts/install-system.sh)"
+)
 def test_report_renders_in_headless_chromium_without_js_errors(runs, tmp_path):
     path = write_report([runs / "expert", runs / "random"], out=tmp_path / "report.html")
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-             f"--user-data-dir={tmp_path / 'profile'}"]
-    dom = subprocess.run([str(CHROMIUM), *flags, "--dump-dom", path.as_uri()], capture_output=True, text=True,
-                         timeout=120)
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
+    dom = subprocess.run(
+        [str(CHROMIUM), *flags, "--dump-dom", path.as_uri()], capture_output=True, text=True, timeout=120
+    )
     body = re.search(r"<body[^>]*>", dom.stdout)
     assert body, dom.stderr[-2000:]
     assert 'data-report-ready="1"' in body.group(0) and "data-js-error" not in body.group(0)
     assert "16 episodes shown" not in dom.stdout and "8 episodes shown" in dom.stdout
     shot = tmp_path / "report.png"
-    subprocess.run([str(CHROMIUM), *flags, "--window-size=1400,3000", f"--screenshot={shot}", path.as_uri()],
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        [str(CHROMIUM), *flags, "--window-size=1400,3000", f"--screenshot={shot}", path.as_uri()],
+        capture_output=True,
+        timeout=120,
+    )
     assert shot.exists() and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 50_000

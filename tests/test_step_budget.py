@@ -11,10 +11,18 @@ from agentgym_text.wrappers import StepLimit
 ENV_ID = "AgentQuest/Mastermind-v0"
 
 
-@pytest.mark.parametrize(("make_kwargs", "outer", "expected"), [
-    ({}, None, 60), ({"max_episode_steps": 3}, None, 3), ({"max_episode_steps": 90}, None, 90),
-    ({}, 2, 2), ({}, 500, 60), ({"max_episode_steps": 7}, 500, 7), ({"max_episode_steps": 7}, 4, 4),
-])
+@pytest.mark.parametrize(
+    ("make_kwargs", "outer", "expected"),
+    [
+        ({}, None, 60),
+        ({"max_episode_steps": 3}, None, 3),
+        ({"max_episode_steps": 90}, None, 90),
+        ({}, 2, 2),
+        ({}, 500, 60),
+        ({"max_episode_steps": 7}, 500, 7),
+        ({"max_episode_steps": 7}, 4, 4),
+    ],
+)
 def test_first_observation_and_info_state_the_budget_enforced(make_kwargs, outer, expected):
     env = gym.make(ENV_ID, **make_kwargs)
     if outer is not None:

@@ -15,8 +15,17 @@ from tests.layering import LAYERS, ROOT, import_cycles, unit_edges, wrong_way_im
 PACKAGE = Path(agentgym_text.__file__).parent
 FAMILIES = sorted(p for p in (PACKAGE / "envs").iterdir() if (p / "registration.py").is_file())
 ROLE_FILES = ("env.py", "registration.py", "tasks.py", "expert.py", "prompt.json")
-OTHER_NAMES_FOR_ROLES = {"commands.py", "parsing.py", "calls.py", "solver.py", "gold.py", "golden.py",
-                         "rendering.py", "text.py", "text_render.py"}
+OTHER_NAMES_FOR_ROLES = {
+    "commands.py",
+    "parsing.py",
+    "calls.py",
+    "solver.py",
+    "gold.py",
+    "golden.py",
+    "rendering.py",
+    "text.py",
+    "text_render.py",
+}
 OWN_TEXT = "clear"
 """The text format in a family's own words: its ordinary role files (env, actions, render) speak it."""
 DECLARED_TEXTS = {family.name: family.text_formats for family in families()}
@@ -29,8 +38,11 @@ def test_imports_follow_the_layer_order():
 
 
 def test_every_top_level_unit_has_a_place_in_the_layer_order():
-    modules = [path.name.removesuffix(".py") for path in PACKAGE.glob("*")
-               if path.suffix == ".py" or (path.is_dir() and any(path.rglob("*.py")))]
+    modules = [
+        path.name.removesuffix(".py")
+        for path in PACKAGE.glob("*")
+        if path.suffix == ".py" or (path.is_dir() and any(path.rglob("*.py")))
+    ]
     assert {ROOT if name == "__init__" else name for name in modules} == set(LAYERS)
 
 
@@ -43,21 +55,31 @@ PLANTED = {
     # a file planted in a copy of the package -> (its code, the edge the checker must report)
     "core/planted_module_level.py": ("import agentgym_text.integrations.chat\n", "core -> integrations"),
     "wrappers/planted_lazy.py": (
-        "def make():\n    from agentgym_text.agents import make_agent\n    return make_agent\n", "wrappers -> agents"),
+        "def make():\n    from agentgym_text.agents import make_agent\n    return make_agent\n",
+        "wrappers -> agents",
+    ),
     "testing/planted_importlib.py": (
         'import importlib\n\nGAME = importlib.import_module("agentgym_text.envs.mastermind.game")\n',
-        "testing -> envs/mastermind"),
+        "testing -> envs/mastermind",
+    ),
     "eval/planted_entry_point.py": (
-        'ENTRY_POINT = "agentgym_text.integrations.group:GroupEnv"\n', "eval -> integrations"),
+        'ENTRY_POINT = "agentgym_text.integrations.group:GroupEnv"\n',
+        "eval -> integrations",
+    ),
     "agents/planted_fstring.py": (
-        'from importlib import resources\n\n\ndef folder(family):\n'
-        '    return resources.files(f"agentgym_text.envs.{family}")\n', "agents -> envs/*"),
+        "from importlib import resources\n\n\ndef folder(family):\n"
+        '    return resources.files(f"agentgym_text.envs.{family}")\n',
+        "agents -> envs/*",
+    ),
     "integrations/planted_relative.py": ("from .. import cli\n", "integrations -> cli"),
     "envs/sudoku/planted_other_family.py": (
-        "from agentgym_text.envs.mastermind.game import CodeRules\n", "envs/sudoku -> envs/mastermind"),
+        "from agentgym_text.envs.mastermind.game import CodeRules\n",
+        "envs/sudoku -> envs/mastermind",
+    ),
     "envs/mastermind/planted_upward.py": (
         "def rows():\n    from agentgym_text.eval.store import read_jsonl\n    return read_jsonl\n",
-        "envs/mastermind -> eval"),
+        "envs/mastermind -> eval",
+    ),
 }
 
 
@@ -78,8 +100,9 @@ def test_the_layer_checker_sees_every_form_of_wrong_way_import(tmp_path):
 def test_the_layer_checker_reads_the_declared_family_dependencies():
     """WebArena's shop sells the WebShop catalogue: allowed because ``webarena`` declares ``depends_on``."""
     undeclared = wrong_way_imports(PACKAGE, depends_on={})
-    assert undeclared and all(line.startswith("envs/webarena/") and "(envs/webarena -> envs/webshop)" in line
-                              for line in undeclared)
+    assert undeclared and all(
+        line.startswith("envs/webarena/") and "(envs/webarena -> envs/webshop)" in line for line in undeclared
+    )
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda p: p.name)
@@ -109,7 +132,9 @@ def test_a_missing_engine_names_the_extra_to_install():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
-    assert "MissingDependency: AgentBoard/BabyAI-v0 needs the 'babyai' extra: pip install 'agentgym-text[babyai]'" in last
+    assert (
+        "MissingDependency: AgentBoard/BabyAI-v0 needs the 'babyai' extra: pip install 'agentgym-text[babyai]'" in last
+    )
 
 
 def test_import_and_make_of_every_id_print_nothing():
@@ -121,7 +146,8 @@ def test_import_and_make_of_every_id_print_nothing():
     )
     # a first run may build generated data into the cache (with a notice and a progress bar): warm it first
     for _ in range(2):
-        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                cwd=Path(__file__).parents[1])
+        result = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=Path(__file__).parents[1]
+        )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout == "" and result.stderr == ""

@@ -76,8 +76,11 @@ def test_expert_replans_after_a_detour():
     env = gym.make("TextWorld/Treasure-v0")
     obs, info = env.reset(seed=0, options={"task_id": "treasure-level5-seed1"})
     plan = env.unwrapped.expert_action()
-    detour = next(a for a in env.unwrapped.admissible_actions() if a.startswith("go ") and a != plan) \
-        if any(a.startswith("go ") and a != plan for a in env.unwrapped.admissible_actions()) else "look"
+    detour = (
+        next(a for a in env.unwrapped.admissible_actions() if a.startswith("go ") and a != plan)
+        if any(a.startswith("go ") and a != plan for a in env.unwrapped.admissible_actions())
+        else "look"
+    )
     env.step(detour)
     while not env.unwrapped.episode_over:
         obs, _, _, _, info = env.step(env.unwrapped.expert_action())
@@ -101,16 +104,19 @@ def test_admissible_commands_come_from_textworld_and_are_listed_in_info():
     env.close()
 
 
-@pytest.mark.parametrize("action, reason", [
-    ("", "empty"),
-    ("fly to the moon", "unknown_action"),
-    ("Please, what should I do next? Tell me.", "unparsable"),
-    ("y" * 5000, "too_long"),
-    ("go", "unknown_action"),
-    ("take coin from the sky", "unknown_action"),
-    ("take unicorn", "unknown_action"),
-    ("{\"action\": \"go\"}", "unparsable"),
-])
+@pytest.mark.parametrize(
+    "action, reason",
+    [
+        ("", "empty"),
+        ("fly to the moon", "unknown_action"),
+        ("Please, what should I do next? Tell me.", "unparsable"),
+        ("y" * 5000, "too_long"),
+        ("go", "unknown_action"),
+        ("take coin from the sky", "unknown_action"),
+        ("take unicorn", "unknown_action"),
+        ('{"action": "go"}', "unparsable"),
+    ],
+)
 def test_bad_input_is_invalid_with_a_message(action, reason):
     env = gym.make("TextWorld/Coin-v0")
     env.reset(seed=0, options={"task_index": 0})

@@ -36,8 +36,13 @@ TASKS = 3
 """Tasks per id (evenly spread over its task list); every thread plays all of them, starting at a different one."""
 MAX_STEPS = 25
 """Expert steps per episode: enough to drive the engine through many calls, short enough for the fast suite."""
-HEAVY = {"AgentBoard/ScienceWorld-v0", "AgentBoard/WebArena-v0", "TextWorld/Coin-v0", "TextWorld/Cooking-v0",
-         "TextWorld/Treasure-v0"}
+HEAVY = {
+    "AgentBoard/ScienceWorld-v0",
+    "AgentBoard/WebArena-v0",
+    "TextWorld/Coin-v0",
+    "TextWorld/Cooking-v0",
+    "TextWorld/Treasure-v0",
+}
 """Ids whose starts or resets cost seconds (a JVM or a browser per env, games built at first use): 2 tasks of at most
 ``HEAVY_MAX_STEPS`` steps, one per thread and round."""
 HEAVY_MAX_STEPS = 10
@@ -159,14 +164,19 @@ def check_thread_safety(env_id: str, scratch: Path) -> None:
     output = scratch / "threads.json"
     child = subprocess.run(
         [sys.executable, "-c", _CHILD, env_id, "\n".join(task_ids), str(max_steps), str(per_round), str(output)],
-        cwd=REPO, capture_output=True, text=True, timeout=900,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
         env=_child_environment(AGENTGYM_TEXT_CACHE=str(scratch / "cache"), AGENTGYM_TEXT_QUIET="1"),
     )
     assert child.returncode == 0 and output.is_file(), child.stderr[-3000:]
     report = json.loads(output.read_text())
     errors = report["errors"]
-    assert not errors, "\n".join([f"{name}: {text.strip().splitlines()[-1]}" for name, text in errors.items()]
-                                  + [next(iter(errors.values()))[-4000:]])
+    assert not errors, "\n".join(
+        [f"{name}: {text.strip().splitlines()[-1]}" for name, text in errors.items()]
+        + [next(iter(errors.values()))[-4000:]]
+    )
     assert not report["changes"], report["changes"]
     assert len(report["episodes"]) == THREADS * 2 * per_round
     for name, got in report["episodes"].items():
@@ -218,8 +228,14 @@ def test_print_reaches_stdout_after_pddl_and_babyai_ran_in_threads() -> None:
     for env_id in ("AgentBoard/PDDL-v0", "AgentBoard/BabyAI-v0"):
         if env_param(env_id).marks:
             pytest.skip(f"{env_id} is not installed")
-    result = subprocess.run([sys.executable, "-c", _PRINT_AFTER_THREADS], cwd=REPO, capture_output=True, text=True,
-                            timeout=600, env=_child_environment())
+    result = subprocess.run(
+        [sys.executable, "-c", _PRINT_AFTER_THREADS],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=_child_environment(),
+    )
     assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-3000:]
     assert result.stdout.splitlines() == ["MARKER-after-threads"], result.stdout[-3000:]
     assert "Gym has been unmaintained" not in result.stderr

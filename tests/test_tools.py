@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 
 import gymnasium as gym
 import numpy as np
@@ -53,7 +54,7 @@ def test_two_runs_of_the_same_task_are_byte_identical(family, tool):
         records = random_valid_rollout(env, seed=3, max_steps=15, options={"task_index": 4})
         env.reset(seed=3, options={"task_index": 4})
         while not env.episode_over:
-            obs, *_ , info = env.step(env.expert_action())
+            obs, *_, info = env.step(env.expert_action())
             records.append({"observation": obs, "info": info})
         digests.append(trajectory_digest(records).encode())
     assert digests[0] == digests[1]
@@ -64,16 +65,18 @@ def test_todo_episode_leaves_no_state_behind():
     env.reset(options={"task_id": "todo-016"})
     initial = TodoDatabase().snapshot()
     assert env.toolkit.state() == initial
-    for action in ('delete_task with Action Input: {"task_id": "7101"}',
-                   'update_project with Action Input: {"project_id": "2301", "is_favorite": true}',
-                   'complete_task with Action Input: {"task_id": "7202"}'):
+    for action in (
+        'delete_task with Action Input: {"task_id": "7101"}',
+        'update_project with Action Input: {"project_id": "2301", "is_favorite": true}',
+        'complete_task with Action Input: {"task_id": "7202"}',
+    ):
         assert env.step(action)[4]["valid"]
     assert env.toolkit.state() != initial
     old_connection = env.toolkit.db.connection
     env.reset(options={"task_id": "todo-016"})
     assert env.toolkit.state() == initial
     assert env.toolkit.db.connection is not old_connection
-    with pytest.raises(Exception):
+    with pytest.raises(sqlite3.ProgrammingError):
         old_connection.execute("SELECT 1")  # the previous episode's database is closed
 
 
@@ -102,10 +105,13 @@ def test_todo_operation_success_needs_the_golden_state():
         ('complete_task with Action Input: {"task_id": ["7101"]}', "bad_argument", "task_id must be text"),
         ('complete_task with Action Input: {"task_id": "7101", "force": true}', "bad_argument", "unexpected argument"),
         ("complete_task with Action Input: {}", "bad_argument", "missing argument(s) task_id"),
-        ('update_project with Action Input: {"project_id": "2301", "is_favorite": "maybe"}', "bad_argument",
-         "is_favorite must be boolean"),
+        (
+            'update_project with Action Input: {"project_id": "2301", "is_favorite": "maybe"}',
+            "bad_argument",
+            "is_favorite must be boolean",
+        ),
         ('complete_task with Action Input: {"task_id": "9999"}', "unknown_object", "no task with id '9999'"),
-        ('wipe_account with Action Input: {}', "unknown_action", "not a function of the todo tool"),
+        ("wipe_account with Action Input: {}", "unknown_action", "not a function of the todo tool"),
     ],
 )
 def test_malformed_calls_are_rejected_with_a_reason_and_nothing_runs(action, reason, says):
@@ -138,10 +144,12 @@ def test_injected_import_string_is_stored_as_data_never_run(monkeypatch):
 def test_action_prefix_python_literals_and_trailing_text_are_accepted():
     env = ToolEnv("operation", tool="todo", text_format="clear")
     env.reset(options={"task_id": "todo-000"})
-    for action in ("Action: get_projects with Action Input: {}",
-                   "get_tasks with Action Input: {'project_id': '2301'}",
-                   'get_tasks with action input: {"project_id": 2301}',
-                   'get_task_duration with Action Input: {"task_id": "7101"} because I need it'):
+    for action in (
+        "Action: get_projects with Action Input: {}",
+        "get_tasks with Action Input: {'project_id': '2301'}",
+        'get_tasks with action input: {"project_id": 2301}',
+        'get_task_duration with Action Input: {"task_id": "7101"} because I need it',
+    ):
         obs, _, _, _, info = env.step(action)
         assert info["valid"], (action, obs)
 
@@ -153,8 +161,12 @@ def test_help_lists_every_function_with_its_parameters():
     assert info["valid"]
     call_form, _, _, _, info = env.step("Action: check_valid_actions with Action Input: {}")
     assert info["valid"] and call_form == obs
-    for name in ("get_latitude_longitude(name: string)", "get_historical_temp(latitude: number",
-                 "get_air_quality_level(air_quality_index: number)", "finish(answer: any)"):
+    for name in (
+        "get_latitude_longitude(name: string)",
+        "get_historical_temp(latitude: number",
+        "get_air_quality_level(air_quality_index: number)",
+        "finish(answer: any)",
+    ):
         assert name in obs
 
 
@@ -165,7 +177,7 @@ def test_progress_counts_golden_outputs_obtained_and_wrong_answer_fails():
     golden = env.current_task.params["calls"]
     _, reward, _, _, info = env.step(f"{golden[0][0]} with Action Input: {json.dumps(golden[0][1])}")
     assert info["progress_rate"] == pytest.approx(0.2) and reward == pytest.approx(0.2)
-    _, _, _, _, info = env.step("paperNodeCheck with Action Input: {\"node\": \"No Such Paper\"}")
+    _, _, _, _, info = env.step('paperNodeCheck with Action Input: {"node": "No Such Paper"}')
     assert not info["valid"] and info["invalid_reason"] == "unknown_object"
     _, reward, terminated, _, info = env.step('finish with Action Input: {"answer": "Nowhere University"}')
     assert terminated and not info["success"] and reward == 0.0 and info["progress_rate"] == pytest.approx(0.2)
@@ -184,14 +196,19 @@ def test_weather_uses_true_geography_and_refuses_dates_on_the_wrong_side_of_toda
     today = env.toolkit.today
     obs, *_ = env.step('get_latitude_longitude with Action Input: {"name": "denver"}')
     assert json.loads(obs)["results"][0]["latitude"] == pytest.approx(39.74, abs=0.01)
-    obs, *_ = env.step("get_elevation with Action Input: {\"latitude\": 39.7392, \"longitude\": -104.9903}")
+    obs, *_ = env.step('get_elevation with Action Input: {"latitude": 39.7392, "longitude": -104.9903}')
     assert json.loads(obs)["elevation"] == 1609
-    obs, *_ = env.step("get_distance with Action Input: {\"latitude1\": 51.5074, \"longitude1\": -0.1278, "
-                       "\"latitude2\": 48.8566, \"longitude2\": 2.3522}")
+    obs, *_ = env.step(
+        'get_distance with Action Input: {"latitude1": 51.5074, "longitude1": -0.1278, '
+        '"latitude2": 48.8566, "longitude2": 2.3522}'
+    )
     assert json.loads(obs)["distance_km"] == pytest.approx(344, abs=3)
     _, _, _, _, info = env.step(
-        "get_historical_temp with Action Input: " + json.dumps(
-            {"latitude": 39.74, "longitude": -104.99, "start_date": today.isoformat(), "end_date": today.isoformat()}))
+        "get_historical_temp with Action Input: "
+        + json.dumps(
+            {"latitude": 39.74, "longitude": -104.99, "start_date": today.isoformat(), "end_date": today.isoformat()}
+        )
+    )
     assert info["invalid_reason"] == "precondition_failed"
     _, _, _, _, info = env.step('get_elevation with Action Input: {"latitude": 0.0, "longitude": -140.0}')
     assert info["invalid_reason"] == "unknown_object"
@@ -213,7 +230,13 @@ def test_weather_climate_is_seasonal_and_deterministic():
     assert mean(sydney, 1) > mean(sydney, 7)
     assert daily_weather(moscow, dt.date(2023, 1, 5)) == daily_weather(moscow, dt.date(2023, 1, 5))
     assert [air_quality_level(x) for x in (20, 20.5, 40, 60.1, 100, 101)] == [
-        "good", "fair", "fair", "poor", "very poor", "extremely poor"]
+        "good",
+        "fair",
+        "fair",
+        "poor",
+        "very poor",
+        "extremely poor",
+    ]
 
 
 def test_sheet_progress_is_the_cell_match_share_from_zero():

@@ -33,8 +33,10 @@ def test_formulas():
 
 
 def test_sheet_formula_range_and_list(sheet):
-    sheet.call("update_cell_by_formula", {"operator": "SUM", "start_position": "C2", "end_position": "C4",
-                                          "result_position": "C5"})
+    sheet.call(
+        "update_cell_by_formula",
+        {"operator": "SUM", "start_position": "C2", "end_position": "C4", "result_position": "C5"},
+    )
     assert sheet.sheet.get(5, 3) == "19"
     assert sheet.call("get_value_by_formula", {"operator": "PRODUCT", "position_list": ["B2", "C2"]}) == "25"
     with pytest.raises(ActionError):

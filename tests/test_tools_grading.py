@@ -50,8 +50,18 @@ def test_read_number_takes_the_first_number():
 
 
 # ---- booleans ----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("answer,expected", [("yes", True), ("Yes.", True), (True, True), ("true", True),
-                                             ("no", False), ("No, it did not", False), (False, False)])
+@pytest.mark.parametrize(
+    "answer,expected",
+    [
+        ("yes", True),
+        ("Yes.", True),
+        (True, True),
+        ("true", True),
+        ("no", False),
+        ("No, it did not", False),
+        (False, False),
+    ],
+)
 def test_yes_no_answers(answer, expected):
     assert grade_answer(answer, expected, AnswerRule("bool"))
     assert not grade_answer(answer, not expected, AnswerRule("bool"))
@@ -100,24 +110,38 @@ def test_parse_call_forms():
     assert parse_call(thought).name == "get_projects"
 
 
-@pytest.mark.parametrize("text", [
-    "get_projects", "finish: yes", '{"action": "finish"}',
-    "finish with Action Input: {'answer': open('/etc/passwd').read()}",
-    "finish with Action Input: {'answer': [x for x in range(3)]}",
-    "finish with Action Input: {'answer': b'bytes'}",
-    "finish with Action Input: {'answer': 1e999}",
-    "finish with Action Input: \"just text\"",
-    "finish with Action Input: {1: 'a'}",
-    "finish with Action Input: " + "[" * 200 + "]" * 200,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "get_projects",
+        "finish: yes",
+        '{"action": "finish"}',
+        "finish with Action Input: {'answer': open('/etc/passwd').read()}",
+        "finish with Action Input: {'answer': [x for x in range(3)]}",
+        "finish with Action Input: {'answer': b'bytes'}",
+        "finish with Action Input: {'answer': 1e999}",
+        'finish with Action Input: "just text"',
+        "finish with Action Input: {1: 'a'}",
+        "finish with Action Input: " + "[" * 200 + "]" * 200,
+    ],
+)
 def test_parse_call_rejects_non_data(text):
     with pytest.raises(ActionError):
         parse_call(text)
 
 
 # ---- argument checking -------------------------------------------------------------------------------
-_SPEC = FunctionSpec("f", "test", (Param("lat", "number"), Param("n", "integer"), Param("flag", "boolean"),
-                                   Param("kind", choices=("asc", "des")), Param("note", required=False)))
+_SPEC = FunctionSpec(
+    "f",
+    "test",
+    (
+        Param("lat", "number"),
+        Param("n", "integer"),
+        Param("flag", "boolean"),
+        Param("kind", choices=("asc", "des")),
+        Param("note", required=False),
+    ),
+)
 
 
 def test_arguments_are_converted_predictably():
@@ -125,15 +149,18 @@ def test_arguments_are_converted_predictably():
     assert args == {"lat": 40.5, "n": 3, "flag": True, "kind": "des", "note": "7"}
 
 
-@pytest.mark.parametrize("args,needle", [
-    ({"n": 1, "flag": True, "kind": "asc"}, "missing argument(s) lat"),
-    ({"lat": 1, "n": 1, "flag": True, "kind": "asc", "zzz": 1}, "unexpected argument(s) zzz"),
-    ({"lat": "north", "n": 1, "flag": True, "kind": "asc"}, "lat must be number"),
-    ({"lat": 1, "n": 1.5, "flag": True, "kind": "asc"}, "n must be integer"),
-    ({"lat": 1, "n": 1, "flag": "maybe", "kind": "asc"}, "flag must be boolean"),
-    ({"lat": 1, "n": 1, "flag": True, "kind": "up"}, "kind must be one of"),
-    ({"lat": True, "n": 1, "flag": True, "kind": "asc"}, "lat must be number"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        ({"n": 1, "flag": True, "kind": "asc"}, "missing argument(s) lat"),
+        ({"lat": 1, "n": 1, "flag": True, "kind": "asc", "zzz": 1}, "unexpected argument(s) zzz"),
+        ({"lat": "north", "n": 1, "flag": True, "kind": "asc"}, "lat must be number"),
+        ({"lat": 1, "n": 1.5, "flag": True, "kind": "asc"}, "n must be integer"),
+        ({"lat": 1, "n": 1, "flag": "maybe", "kind": "asc"}, "flag must be boolean"),
+        ({"lat": 1, "n": 1, "flag": True, "kind": "up"}, "kind must be one of"),
+        ({"lat": True, "n": 1, "flag": True, "kind": "asc"}, "lat must be number"),
+    ],
+)
 def test_argument_errors_name_the_problem(args, needle):
     with pytest.raises(ArgumentError) as error:
         check_arguments(_SPEC, args)

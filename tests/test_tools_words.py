@@ -45,9 +45,18 @@ def replay(episode: dict, fixes: bool) -> list[dict]:
         if env.episode_over:
             break
         obs, _, terminated, _, info = env.step(step["action"])
-        rows.append({"action": step["action"], "ours": obs, "theirs": step["observation"], "valid": info["valid"],
-                     "their_valid": step["valid"], "done": terminated, "their_done": step["done"],
-                     "after_scratch": scratch})
+        rows.append(
+            {
+                "action": step["action"],
+                "ours": obs,
+                "theirs": step["observation"],
+                "valid": info["valid"],
+                "their_valid": step["valid"],
+                "done": terminated,
+                "their_done": step["done"],
+                "after_scratch": scratch,
+            }
+        )
         scratch = scratch or left_scratch_column(step["action"], step["observation"])
     return rows
 
@@ -121,7 +130,8 @@ def explain(row: dict) -> str | None:
 
 def differs(row: dict) -> bool:
     return norm(row["ours"]) != norm(row["theirs"]) or (
-        row["action"] is not None and (row["valid"], row["done"]) != (row["their_valid"], row["their_done"]))
+        row["action"] is not None and (row["valid"], row["done"]) != (row["their_valid"], row["their_done"])
+    )
 
 
 @pytest.fixture(scope="module")
@@ -142,14 +152,15 @@ def test_share_of_identical_observations(replays):
         same = sum(norm(r["ours"]) == norm(r["theirs"]) for r in rows)
         steps = [r for r in rows if r["action"] is not None]
         flags = sum((r["valid"], r["done"]) == (r["their_valid"], r["their_done"]) for r in steps)
-        print(f"\nagentboard_fixes={fixes}: {same}/{len(rows)} observations identical ({same / len(rows):.1%}), "
-              f"validity and episode end identical on {flags}/{len(steps)} steps ({flags / len(steps):.1%})")
+        print(
+            f"\nagentboard_fixes={fixes}: {same}/{len(rows)} observations identical ({same / len(rows):.1%}), "
+            f"validity and episode end identical on {flags}/{len(steps)} steps ({flags / len(steps):.1%})"
+        )
         assert same / len(rows) >= 0.95
 
 
 def test_with_fixes_off_only_the_always_on_fixes_remain(replays):
-    unexplained = [row for row in replays[False]
-                   if differs(row) and explain(row) not in ("FIX-EVAL", "FIX-SHEET-HELP")]
+    unexplained = [row for row in replays[False] if differs(row) and explain(row) not in ("FIX-EVAL", "FIX-SHEET-HELP")]
     assert unexplained == []
 
 
@@ -157,8 +168,14 @@ def test_with_fixes_on_every_difference_is_a_named_fix(replays):
     rows = [row for row in replays[True] if differs(row)]
     named = {explain(row) for row in rows}
     assert None not in named, [row for row in rows if explain(row) is None][:3]
-    assert named == {"FIX-EVAL", "FIX-AQI-GAPS", "FIX-FAILED-VALID", "FIX-FINISH-SUBSTRING",
-                     "FIX-SHEET-SCRATCH", "FIX-SHEET-HELP"}  # all exercised
+    assert named == {
+        "FIX-EVAL",
+        "FIX-AQI-GAPS",
+        "FIX-FAILED-VALID",
+        "FIX-FINISH-SUBSTRING",
+        "FIX-SHEET-SCRATCH",
+        "FIX-SHEET-HELP",
+    }  # all exercised
 
 
 def test_tool_lists_are_agentboards():
@@ -188,8 +205,15 @@ def test_fix_eval_inputs_are_literals_never_code(fixes, monkeypatch):
     assert ran == []
 
 
-@pytest.mark.parametrize("value,fixed,theirs", [(20.5, "fair", "extremely poor"), (40.5, "moderate", "extremely poor"),
-                                                (80.5, "very poor", "extremely poor"), (33, "fair", "fair")])
+@pytest.mark.parametrize(
+    "value,fixed,theirs",
+    [
+        (20.5, "fair", "extremely poor"),
+        (40.5, "moderate", "extremely poor"),
+        (80.5, "very poor", "extremely poor"),
+        (33, "fair", "fair"),
+    ],
+)
 def test_fix_aqi_gaps(value, fixed, theirs):
     action = words.python_call("get_air_quality_level", {"air_quality_index": value})
     assert _step("weather", action, True)[0] == fixed
@@ -259,19 +283,38 @@ def test_sheet_first_observation_is_the_opened_sheet_as_agentboard_shows_it():
     assert lines[2] == str(env.toolkit.sheet.values())
 
 
-@pytest.mark.parametrize("action,text,valid", [
-    ("freeze_data with Action Input: {'dimension': 'rows', 'num': 1}", "You have successfully freeze the rows 1", True),
-    ("freeze_data with Action Input: {'dimension': 'cols', 'num': 1}",
-     "'Error: the dimension should be one of the rows/columns'", False),
-    ("del_sheet with Action Input: {'name': 'Sheet1'}", "AttributeError(\"'str' object has no attribute 'id'\")",
-     False),
-    ("update_note with Action Input: {'position': 'A1', 'content': 'check'}", "Updated! the A1's note is check", True),
-    ("get_value_by_formula with Action Input: {'position_list': ['C2', 'C3'], 'operator': 'TOTAL'}",
-     "'the operator should be one of the [\"SUM\", \"AVERAGE\", \"COUNT\", \"MAX\", \"MIN\", \"MINUS\", \"PRODUCT\"]'",
-     False),
-    ("get_value_by_formula with Action Input: {'position_list': ['C2', 'C3'], 'operator': 'SUM'}", "363.99", True),
-    ("update_cell with Action Input: {'value': 1}", "ERROR | KeyError('position')", False),
-])
+@pytest.mark.parametrize(
+    "action,text,valid",
+    [
+        (
+            "freeze_data with Action Input: {'dimension': 'rows', 'num': 1}",
+            "You have successfully freeze the rows 1",
+            True,
+        ),
+        (
+            "freeze_data with Action Input: {'dimension': 'cols', 'num': 1}",
+            "'Error: the dimension should be one of the rows/columns'",
+            False,
+        ),
+        (
+            "del_sheet with Action Input: {'name': 'Sheet1'}",
+            "AttributeError(\"'str' object has no attribute 'id'\")",
+            False,
+        ),
+        (
+            "update_note with Action Input: {'position': 'A1', 'content': 'check'}",
+            "Updated! the A1's note is check",
+            True,
+        ),
+        (
+            "get_value_by_formula with Action Input: {'position_list': ['C2', 'C3'], 'operator': 'TOTAL'}",
+            '\'the operator should be one of the ["SUM", "AVERAGE", "COUNT", "MAX", "MIN", "MINUS", "PRODUCT"]\'',
+            False,
+        ),
+        ("get_value_by_formula with Action Input: {'position_list': ['C2', 'C3'], 'operator': 'SUM'}", "363.99", True),
+        ("update_cell with Action Input: {'value': 1}", "ERROR | KeyError('position')", False),
+    ],
+)
 def test_sheet_texts_follow_agentboards_source(action, text, valid):
     obs, _, _, _, info = _sheet_env().step(action)
     assert obs == text and info["valid"] is valid

@@ -15,7 +15,7 @@ def _single_envs(env_id):
 
 
 def _compare_infos(vector_info, single_infos):
-    for key, value in single_infos[0].items():
+    for key, _value in single_infos[0].items():
         column = vector_info[key]
         for index, info in enumerate(single_infos):
             got = column[index]

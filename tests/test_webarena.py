@@ -11,8 +11,8 @@ import json
 import re
 import sqlite3
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from html import escape
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 import gymnasium as gym
@@ -37,10 +37,14 @@ ORDERS = [(n, "Complete" if n % 3 else "Pending") for n in range(1, 61)]
 
 
 def _page(title: str, body: str) -> bytes:
-    nav = "<nav aria-label='Main'><a href='/'>Home</a> <a href='/orders'>My Orders</a> " \
-          "<a href='http://example.com/'>Partner site</a> <a href='/popup' target='_blank'>Help</a></nav>"
-    return f"<!doctype html><html><head><title>{escape(title)}</title></head><body>{nav}<main>{body}</main>" \
-           f"</body></html>".encode()
+    nav = (
+        "<nav aria-label='Main'><a href='/'>Home</a> <a href='/orders'>My Orders</a> "
+        "<a href='http://example.com/'>Partner site</a> <a href='/popup' target='_blank'>Help</a></nav>"
+    )
+    return (
+        f"<!doctype html><html><head><title>{escape(title)}</title></head><body>{nav}<main>{body}</main>"
+        f"</body></html>".encode()
+    )
 
 
 class TinyShop:
@@ -85,11 +89,15 @@ class TinyShop:
     def get(self, raw: str) -> bytes:
         parts = urlsplit(raw)
         path, query = parts.path, parse_qs(parts.query)
-        search = ("<form action='/search' role='search'><label for='q'>Search</label>"
-                  "<input id='q' name='q' type='search'><button>Go</button></form>")
+        search = (
+            "<form action='/search' role='search'><label for='q'>Search</label>"
+            "<input id='q' name='q' type='search'><button>Go</button></form>"
+        )
         if path == "/":
-            links = "".join(f"<li><a href='/product/{i}'>{escape(n)}</a></li>" for i, n, _ in self.rows(
-                "SELECT * FROM products ORDER BY id"))
+            links = "".join(
+                f"<li><a href='/product/{i}'>{escape(n)}</a></li>"
+                for i, n, _ in self.rows("SELECT * FROM products ORDER BY id")
+            )
             return _page("One Stop Market", f"<h1>Welcome</h1>{search}<ul>{links}</ul>")
         if path == "/search":
             words = query.get("q", [""])[0]
@@ -103,11 +111,15 @@ class TinyShop:
                 return _page("Not found", "<h1>No such product</h1>")
             name, price = found[0]
             if path.endswith("/edit"):
-                return _page(f"Edit {name}", f"<h1>Edit {escape(name)}</h1><form method='post' action='/product/"
-                             f"{pid}/edit'><label for='price'>Price</label><input id='price' name='price' "
-                             f"value='{price:.2f}'><button>Save</button></form>")
-            return _page(name, f"<h1>{escape(name)}</h1><p>Price: ${price:.2f}</p>"
-                         f"<a href='/product/{pid}/edit'>Edit product</a>")
+                return _page(
+                    f"Edit {name}",
+                    f"<h1>Edit {escape(name)}</h1><form method='post' action='/product/"
+                    f"{pid}/edit'><label for='price'>Price</label><input id='price' name='price' "
+                    f"value='{price:.2f}'><button>Save</button></form>",
+                )
+            return _page(
+                name, f"<h1>{escape(name)}</h1><p>Price: ${price:.2f}</p><a href='/product/{pid}/edit'>Edit product</a>"
+            )
         if path == "/orders":
             rows = "".join(f"<tr><td><a href='/order/{n}'>Order {n}</a></td><td>{s}</td></tr>" for n, s in ORDERS)
             return _page("My Orders", f"<h1>My Orders</h1><table><tr><th>Order</th><th>Status</th></tr>{rows}</table>")
@@ -130,36 +142,78 @@ class TinyShop:
 
 
 def _config(task_id, intent, start, gold, eval_, db_checks=()):
-    return {"sites": ["shopping"], "task_id": task_id, "require_login": False, "storage_state": None,
-            "start_url": start, "intent": intent, "intent_template": intent, "instantiation_dict": {},
-            "require_reset": bool(db_checks), "eval": eval_, "intent_template_id": task_id,
-            "db_checks": list(db_checks), "gold": gold}
+    return {
+        "sites": ["shopping"],
+        "task_id": task_id,
+        "require_login": False,
+        "storage_state": None,
+        "start_url": start,
+        "intent": intent,
+        "intent_template": intent,
+        "instantiation_dict": {},
+        "require_reset": bool(db_checks),
+        "eval": eval_,
+        "intent_template_id": task_id,
+        "db_checks": list(db_checks),
+        "gold": gold,
+    }
 
 
 def _tiny_tasks():
     return [
-        _config(0, "What is the price of Blue Shoes?", "__SHOPPING__/", [
-            {"action": "type", "role": "searchbox", "name": "Search", "text": "Blue Shoes", "enter": 1},
-            {"action": "click", "role": "link", "name": "Blue Shoes"},
-            {"action": "stop", "answer": "$30.00"}],
-            {"eval_types": ["string_match"], "reference_answers": {"must_include": ["30.00"]}, "reference_url": "",
-             "program_html": []}),
-        _config(1, "Open my orders.", "__SHOPPING__/", [
-            {"action": "click", "role": "link", "name": "My Orders"}, {"action": "stop", "answer": ""}],
-            {"eval_types": ["url_match"], "reference_answers": None, "reference_url": "__SHOPPING__/orders",
-             "program_html": []}),
-        _config(2, "Set the price of Red Hat to 99.", "__SHOPPING__/", [
-            {"action": "goto", "url": "__SHOPPING__/product/2"},
-            {"action": "click", "role": "link", "name": "Edit product"},
-            {"action": "type", "role": "textbox", "name": "Price", "text": "99", "enter": 1},
-            {"action": "stop", "answer": ""}],
+        _config(
+            0,
+            "What is the price of Blue Shoes?",
+            "__SHOPPING__/",
+            [
+                {"action": "type", "role": "searchbox", "name": "Search", "text": "Blue Shoes", "enter": 1},
+                {"action": "click", "role": "link", "name": "Blue Shoes"},
+                {"action": "stop", "answer": "$30.00"},
+            ],
+            {
+                "eval_types": ["string_match"],
+                "reference_answers": {"must_include": ["30.00"]},
+                "reference_url": "",
+                "program_html": [],
+            },
+        ),
+        _config(
+            1,
+            "Open my orders.",
+            "__SHOPPING__/",
+            [{"action": "click", "role": "link", "name": "My Orders"}, {"action": "stop", "answer": ""}],
+            {
+                "eval_types": ["url_match"],
+                "reference_answers": None,
+                "reference_url": "__SHOPPING__/orders",
+                "program_html": [],
+            },
+        ),
+        _config(
+            2,
+            "Set the price of Red Hat to 99.",
+            "__SHOPPING__/",
+            [
+                {"action": "goto", "url": "__SHOPPING__/product/2"},
+                {"action": "click", "role": "link", "name": "Edit product"},
+                {"action": "type", "role": "textbox", "name": "Price", "text": "99", "enter": 1},
+                {"action": "stop", "answer": ""},
+            ],
             {"eval_types": ["program_html"], "reference_answers": None, "reference_url": "", "program_html": []},
-            db_checks=[{"site": "shopping", "sql": "SELECT price FROM products WHERE id = 2", "expected": 99.0}]),
-        _config(3, "What is the status of order 58?", "__SHOPPING__/orders", [
-            {"action": "click", "role": "link", "name": "Order 58"},
-            {"action": "stop", "answer": "Complete"}],
-            {"eval_types": ["string_match"], "reference_answers": {"exact_match": "Complete"}, "reference_url": "",
-             "program_html": []}),
+            db_checks=[{"site": "shopping", "sql": "SELECT price FROM products WHERE id = 2", "expected": 99.0}],
+        ),
+        _config(
+            3,
+            "What is the status of order 58?",
+            "__SHOPPING__/orders",
+            [{"action": "click", "role": "link", "name": "Order 58"}, {"action": "stop", "answer": "Complete"}],
+            {
+                "eval_types": ["string_match"],
+                "reference_answers": {"exact_match": "Complete"},
+                "reference_url": "",
+                "program_html": [],
+            },
+        ),
     ]
 
 
@@ -189,16 +243,39 @@ def _play_expert(env, task_index):
 
 
 # ---- the grammar -------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, kind", [("click [12]", "click"), ("@hover [3]@", "hover"), ("go_back", "go_back"),
-                                        ("type [4] [a [b] c] [0]", "type"), ("press [ctrl+Enter]", "press"),
-                                        ("```scroll [down]```", "scroll"), ("tab_focus [1]", "tab_focus"),
-                                        ("stop [N/A]", "stop"), ("goto [http://reddit.com/f/books]", "goto")])
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("click [12]", "click"),
+        ("@hover [3]@", "hover"),
+        ("go_back", "go_back"),
+        ("type [4] [a [b] c] [0]", "type"),
+        ("press [ctrl+Enter]", "press"),
+        ("```scroll [down]```", "scroll"),
+        ("tab_focus [1]", "tab_focus"),
+        ("stop [N/A]", "stop"),
+        ("goto [http://reddit.com/f/books]", "goto"),
+    ],
+)
 def test_grammar_reads_webarena_and_agentboard_forms(text, kind):
     assert parse_action(text).kind == kind
 
 
-@pytest.mark.parametrize("text", ["click [abc]", "click 12", "type [4]", "scroll [left]", "press [hyper+q]",
-                                  "fly [3]", "new_tab now", "tab_focus [x]", "goto []", "stop 42"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "click [abc]",
+        "click 12",
+        "type [4]",
+        "scroll [left]",
+        "press [hyper+q]",
+        "fly [3]",
+        "new_tab now",
+        "tab_focus [x]",
+        "goto []",
+        "stop 42",
+    ],
+)
 def test_grammar_refuses_malformed_actions_with_a_reason(text):
     with pytest.raises(ActionError) as error:
         parse_action(text)
@@ -213,10 +290,14 @@ def test_observation_is_webarenas_tree_with_ids_tabs_and_url(tiny):
     assert head[0] == "WINDOWED PAGE:{" and head[1] == "Tab 0 (current): One Stop Market"
     # one tab deeper per level of the tree: the nav's links are its children, each with its own id
     nav = next(i for i, line in enumerate(head) if re.fullmatch(r"\t\[\d+\] navigation 'Main'", line))
-    children = list(itertools.takewhile(lambda line: line.startswith("\t\t"), head[nav + 1:]))
+    children = list(itertools.takewhile(lambda line: line.startswith("\t\t"), head[nav + 1 :]))
     assert all(re.fullmatch(r"\t\t\[\d+\] link '[^']+'", line) for line in children), children
-    assert [line.split("] ", 1)[1] for line in children] == ["link 'Home'", "link 'My Orders'", "link 'Partner site'",
-                                                             "link 'Help'"]
+    assert [line.split("] ", 1)[1] for line in children] == [
+        "link 'Home'",
+        "link 'My Orders'",
+        "link 'Partner site'",
+        "link 'Help'",
+    ]
     ids = re.findall(r"^\t*\[(\d+)\] ", obs, re.M)
     assert len(ids) == len(set(ids)) > len(children)
     assert any(line.strip().endswith("searchbox 'Search'") for line in head)
@@ -244,9 +325,14 @@ def test_bad_actions_are_invalid_with_a_reason_and_the_url_unchanged(tiny):
     shop, env = tiny
     obs, _ = env.reset(options={"task_index": 1})
     url = env.unwrapped._session.page.url
-    for action, reason in [("click [999999]", "unknown_object"), ("goto [file:///etc/passwd]", "bad_argument"),
-                           ("goto [http://example.com/]", "bad_argument"), ("type [1] [x]", "bad_argument"),
-                           ("click me", "unparsable"), ("tab_focus [7]", "bad_argument")]:
+    for action, reason in [
+        ("click [999999]", "unknown_object"),
+        ("goto [file:///etc/passwd]", "bad_argument"),
+        ("goto [http://example.com/]", "bad_argument"),
+        ("type [1] [x]", "bad_argument"),
+        ("click me", "unparsable"),
+        ("tab_focus [7]", "bad_argument"),
+    ]:
         obs, reward, terminated, truncated, info = env.step(action)
         assert not info["valid"] and info["invalid_reason"] == reason, (action, obs)
         assert "Invalid" in obs and env.unwrapped._session.page.url == url
@@ -257,7 +343,7 @@ def test_browser_never_leaves_the_sites_by_links_or_popups(tiny):
     shop, env = tiny
     obs, _ = env.reset(options={"task_index": 1})
     partner = next(line for line in obs.splitlines() if "link 'Partner site'" in line)
-    obs, *_ , info = env.step(f"click [{partner.split('[')[1].split(']')[0]}]")
+    obs, *_, info = env.step(f"click [{partner.split('[')[1].split(']')[0]}]")
     session = env.unwrapped._session
     assert session.page.url == shop.url + "/" and "http://example.com/" in session.blocked
     help_link = next(line for line in obs.splitlines() if "link 'Help'" in line)
@@ -278,13 +364,19 @@ def test_episode_context_is_fresh_and_reset_starts_over(tiny):
 
 # ---- the package's own sites ---------------------------------------------------------------------------------
 def _edit_price_task(task_id, price):
-    return _config(task_id, f"Set the price of product 1 to {price}.", "__SHOPPING_ADMIN__/admin/catalog/product/edit/1",
-                   [{"action": "type", "role": "textbox", "name": "Price", "text": str(price), "enter": 1},
-                    {"action": "stop", "answer": ""}],
-                   {"eval_types": ["program_html"], "reference_answers": None, "reference_url": "",
-                    "program_html": []},
-                   db_checks=[{"site": "shopping_admin", "sql": "SELECT price FROM products WHERE id = 1",
-                               "expected": float(price)}])
+    return _config(
+        task_id,
+        f"Set the price of product 1 to {price}.",
+        "__SHOPPING_ADMIN__/admin/catalog/product/edit/1",
+        [
+            {"action": "type", "role": "textbox", "name": "Price", "text": str(price), "enter": 1},
+            {"action": "stop", "answer": ""},
+        ],
+        {"eval_types": ["program_html"], "reference_answers": None, "reference_url": "", "program_html": []},
+        db_checks=[
+            {"site": "shopping_admin", "sql": "SELECT price FROM products WHERE id = 1", "expected": float(price)}
+        ],
+    )
 
 
 @pytest.fixture(scope="module")
@@ -365,8 +457,14 @@ def test_chromium_starts_headless(shipped):
         return False
 
     browsers = [Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") for pid in parents if ours(pid)]
-    browsers = [argv for argv in browsers if argv and argv[0].endswith(b"chromium") and len(argv) > 1
-                and not any(arg.startswith(b"--type=") for arg in argv)]
+    browsers = [
+        argv
+        for argv in browsers
+        if argv
+        and argv[0].endswith(b"chromium")
+        and len(argv) > 1
+        and not any(arg.startswith(b"--type=") for arg in argv)
+    ]
     assert browsers and all(any(arg.startswith(b"--headless") for arg in argv) for argv in browsers)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 import urllib.error
 import urllib.parse
@@ -49,6 +48,7 @@ def post(url: str, **form: str) -> int:
 
 # --- servers -------------------------------------------------------------------------------------------------
 
+
 def test_start_is_idempotent_one_port_per_site(server):
     urls = server.start()
     assert set(urls) == set(SITE_NAMES) and urls == server.start()
@@ -57,15 +57,44 @@ def test_start_is_idempotent_one_port_per_site(server):
 
 
 PAGES = {
-    "shopping": ["/", "/search?q=webcam", "/category/beauty?sort=price_asc&price_max=20", "/product/6", "/cart",
-                 "/orders", "/wishlist", "/account"],
-    "shopping_admin": ["/admin", "/admin/catalog/product?q=webcam", "/admin/catalog/product/edit/3",
-                       "/admin/sales/order?status=pending", "/admin/customer", "/admin/customer/3",
-                       "/admin/review?q=refund", "/admin/reports/bestsellers", "/admin/reports/orders?year=2022"],
-    "reddit": ["/", "/forums", "/f/books", "/f/books?sort=new", "/f/books?sort=top", "/submit", "/create_forum",
-               "/search?q=guide", "/user/lakeside_reader"],
-    "gitlab": ["/", "/explore?sort=stars", "/dashboard/issues?assignee_username=byteblaze",
-               "/dashboard/merge_requests?reviewer_username=byteblaze"],
+    "shopping": [
+        "/",
+        "/search?q=webcam",
+        "/category/beauty?sort=price_asc&price_max=20",
+        "/product/6",
+        "/cart",
+        "/orders",
+        "/wishlist",
+        "/account",
+    ],
+    "shopping_admin": [
+        "/admin",
+        "/admin/catalog/product?q=webcam",
+        "/admin/catalog/product/edit/3",
+        "/admin/sales/order?status=pending",
+        "/admin/customer",
+        "/admin/customer/3",
+        "/admin/review?q=refund",
+        "/admin/reports/bestsellers",
+        "/admin/reports/orders?year=2022",
+    ],
+    "reddit": [
+        "/",
+        "/forums",
+        "/f/books",
+        "/f/books?sort=new",
+        "/f/books?sort=top",
+        "/submit",
+        "/create_forum",
+        "/search?q=guide",
+        "/user/lakeside_reader",
+    ],
+    "gitlab": [
+        "/",
+        "/explore?sort=stars",
+        "/dashboard/issues?assignee_username=byteblaze",
+        "/dashboard/merge_requests?reviewer_username=byteblaze",
+    ],
     "wikipedia": ["/", "/category/city", "/category/person", "/search?q=river"],
 }
 
@@ -85,11 +114,23 @@ def test_detail_pages_render(server):
     urls = server.start()
     project = sqlite3.connect(server.db_path("gitlab")).execute("SELECT namespace, name FROM projects").fetchone()
     base = f"{urls['gitlab']}/{project[0]}/{project[1]}"
-    for path in ("", "/-/issues", "/-/issues?state=all&label_name=bug", "/-/issues/new", "/-/issues/1",
-                 "/-/merge_requests?state=all", "/-/project_members", "/-/commits", "/-/blob/README.md"):
+    for path in (
+        "",
+        "/-/issues",
+        "/-/issues?state=all&label_name=bug",
+        "/-/issues/new",
+        "/-/issues/1",
+        "/-/merge_requests?state=all",
+        "/-/project_members",
+        "/-/commits",
+        "/-/blob/README.md",
+    ):
         assert get(base + path)[0] == 200, path
-    post_id, forum = sqlite3.connect(server.db_path("reddit")).execute(
-        "SELECT p.id, f.name FROM posts p JOIN forums f ON f.id = p.forum_id").fetchone()
+    post_id, forum = (
+        sqlite3.connect(server.db_path("reddit"))
+        .execute("SELECT p.id, f.name FROM posts p JOIN forums f ON f.id = p.forum_id")
+        .fetchone()
+    )
     assert get(f"{urls['reddit']}/f/{forum}/{post_id}")[0] == 200
     title = sqlite3.connect(server.db_path("wikipedia")).execute("SELECT title FROM articles").fetchone()[0]
     status, body = get(f"{urls['wikipedia']}/search?q={urllib.parse.quote(title)}")  # exact title -> article
@@ -103,8 +144,17 @@ def test_two_servers_are_isolated_and_reset_restores(server, monkeypatch):
     try:
         other_urls = other.start()
         assert other.db_path("shopping") != server.db_path("shopping")
-        assert post(urls["shopping_admin"] + "/admin/catalog/product/edit/5", name="Renamed", price="1.00", enabled="1",
-                    qty="3", description="") == 200
+        assert (
+            post(
+                urls["shopping_admin"] + "/admin/catalog/product/edit/5",
+                name="Renamed",
+                price="1.00",
+                enabled="1",
+                qty="3",
+                description="",
+            )
+            == 200
+        )
         assert "Renamed" in get(urls["shopping"] + "/product/5")[1]  # the shop and its admin share a database
         assert "Renamed" not in get(other_urls["shopping"] + "/product/5")[1]
         post(other_urls["reddit"] + "/submit", forum="books", title="Only on the other server", body="x")
@@ -131,12 +181,14 @@ def test_two_servers_are_isolated_and_reset_restores(server, monkeypatch):
 def test_forms_post_and_redirect(server):
     urls = server.start()
     server.reset()
-    request = urllib.request.Request(urls["reddit"] + "/create_forum",
-                                     data=urllib.parse.urlencode({"name": "kites", "description": "d"}).encode())
+    request = urllib.request.Request(
+        urls["reddit"] + "/create_forum", data=urllib.parse.urlencode({"name": "kites", "description": "d"}).encode()
+    )
 
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *args, **kwargs):
             return None
+
     with pytest.raises(urllib.error.HTTPError) as info:
         urllib.request.build_opener(NoRedirect).open(request)
     assert info.value.code == 303 and info.value.headers["Location"] == "/f/kites"
@@ -152,6 +204,7 @@ def post_page(url: str, **form: str) -> str:
 
 # --- task configs ----------------------------------------------------------------------------------------------
 
+
 def test_shipped_tasks_match_a_fresh_generation():
     assert json.loads(TASKS_FILE.read_text()) == generate_configs()
 
@@ -159,8 +212,14 @@ def test_shipped_tasks_match_a_fresh_generation():
 def test_task_set_shape():
     assert len(TASKS) == 245 and TASKS.task_ids == [f"webarena-{i:03d}" for i in range(245)]
     sites = Counter("+".join(config["sites"]) for config in CONFIGS)
-    assert sites == {"shopping": 56, "shopping_admin": 55, "reddit": 40, "gitlab": 52, "wikipedia": 40,
-                     "reddit+gitlab": 2}
+    assert sites == {
+        "shopping": 56,
+        "shopping_admin": 55,
+        "reddit": 40,
+        "gitlab": 52,
+        "wikipedia": 40,
+        "reddit+gitlab": 2,
+    }
     assert len({config["intent_template_id"] for config in CONFIGS}) >= 30
     kinds = Counter(kind for config in CONFIGS for kind in config["eval"]["eval_types"])
     assert min(kinds["string_match"], kinds["url_match"], kinds["program_html"]) >= 20
@@ -250,10 +309,11 @@ def test_fuzzy_match_by_rules_and_llm():
     def llm(messages):
         seen.append(messages[-1]["content"])
         return "correct" if "lakeshore" in messages[-1]["content"].lower() else "incorrect"
-    assert evaluate(config, "Lakeshore Dr.", "", lambda u, l: "", {}, SITES, llm=llm) == 1.0
-    assert evaluate(config, "Main St", "", lambda u, l: "", {}, SITES, llm=llm) == 0.0
+
+    assert evaluate(config, "Lakeshore Dr.", "", lambda url, locator: "", {}, SITES, llm=llm) == 1.0
+    assert evaluate(config, "Main St", "", lambda url, locator: "", {}, SITES, llm=llm) == 0.0
     assert "reference answer: Lake Shore Drive" in seen[0]
-    assert evaluate(na, "the item does not exist", "", lambda u, l: "", {}, SITES, llm=lambda m: "same") == 1.0
+    assert evaluate(na, "the item does not exist", "", lambda url, locator: "", {}, SITES, llm=lambda m: "same") == 1.0
 
 
 def test_url_match_gold_in_pred_and_or():
@@ -268,23 +328,31 @@ def test_url_match_gold_in_pred_and_or():
 
 
 def test_program_html_with_a_fake_page_content():
-    targets = [{"url": "__SHOPPING__/cart", "locator": "", "required_contents": {"must_include": ["Lamp |OR| Light",
-                                                                                                  "2 items"]}},
-               {"url": "last", "locator": "document.querySelector('[name=\"price\"]').value",
-                "required_contents": {"exact_match": "25.00"}}]
+    targets = [
+        {
+            "url": "__SHOPPING__/cart",
+            "locator": "",
+            "required_contents": {"must_include": ["Lamp |OR| Light", "2 items"]},
+        },
+        {
+            "url": "last",
+            "locator": "document.querySelector('[name=\"price\"]').value",
+            "required_contents": {"exact_match": "25.00"},
+        },
+    ]
     config = _config(eval_types=["program_html"], program_html=targets)
-    pages = {("http://127.0.0.1:1111/cart", ""): "Cart: Desk light, 2 items",
-             ("last", targets[1]["locator"]): "25.00"}
+    pages = {("http://127.0.0.1:1111/cart", ""): "Cart: Desk light, 2 items", ("last", targets[1]["locator"]): "25.00"}
     calls = []
 
     def content(url, locator):
         calls.append((url, locator))
         return pages.get((url, locator), "")
+
     assert evaluate(config, None, "http://127.0.0.1:1111/x", content, {}, SITES) == 1.0
     assert calls == list(pages)
     pages[("last", targets[1]["locator"])] = "24.00"
     assert evaluate(config, None, "", content, {}, SITES) == 0.0
-    assert evaluate(config, None, "", lambda u, l: 1 / 0, {}, SITES) == 0.0  # a failing read scores 0
+    assert evaluate(config, None, "", lambda url, locator: 1 / 0, {}, SITES) == 0.0  # a failing read scores 0
 
 
 def test_db_checks(tmp_path):
@@ -292,8 +360,10 @@ def test_db_checks(tmp_path):
     with sqlite3.connect(path) as connection:
         connection.executescript("CREATE TABLE t (a, b); INSERT INTO t VALUES (1, 'x'), (2.5, 'y');")
     config = _config(eval_types=["string_match"], reference_answers={"exact_match": "ok"})
-    config["db_checks"] = [{"site": "reddit", "sql": "SELECT COUNT(*) FROM t", "expected": 2},
-                           {"site": "reddit", "sql": "SELECT a, b FROM t ORDER BY a", "expected": [[1, "x"], [2.5, "y"]]}]
+    config["db_checks"] = [
+        {"site": "reddit", "sql": "SELECT COUNT(*) FROM t", "expected": 2},
+        {"site": "reddit", "sql": "SELECT a, b FROM t ORDER BY a", "expected": [[1, "x"], [2.5, "y"]]},
+    ]
     assert _score(config, "ok", db={"reddit": path}) == 1.0
     assert _score(config, "no", db={"reddit": path}) == 0.0
     config["db_checks"].append({"site": "reddit", "sql": "SELECT b FROM t WHERE a = 1", "expected": "z"})
@@ -305,6 +375,7 @@ def test_db_checks(tmp_path):
 
 # --- progress --------------------------------------------------------------------------------------------------
 
+
 def test_url_soft_score():
     assert url_soft_score("http://h:1/a/b/c", "http://h:1/a/b/c") == 1.0
     assert url_soft_score("http://h:1/a/b/c", "http://h:1/a/x/c") == pytest.approx(2 / 3)
@@ -313,10 +384,20 @@ def test_url_soft_score():
 
 
 def test_progress_formula_and_monotone():
-    config = {"eval": {"eval_types": ["program_html"], "program_html": [
-        {"url": "__SHOPPING__/cart", "locator": "", "required_contents": {"must_include": ["Lamp", "Desk |OR| Table"]}},
-        {"url": "last", "locator": "document.title", "required_contents": {"exact_match": "skipped"}}]},
-        "progress": {"url": "__SHOPPING__/cart"}}
+    config = {
+        "eval": {
+            "eval_types": ["program_html"],
+            "program_html": [
+                {
+                    "url": "__SHOPPING__/cart",
+                    "locator": "",
+                    "required_contents": {"must_include": ["Lamp", "Desk |OR| Table"]},
+                },
+                {"url": "last", "locator": "document.title", "required_contents": {"exact_match": "skipped"}},
+            ],
+        },
+        "progress": {"url": "__SHOPPING__/cart"},
+    }
     tracker = ProgressTracker(config, SITES)
     assert tracker.subgoals == ["reach http://127.0.0.1:1111/cart", "see 'lamp'", "see 'desk' or 'table'"]
     assert tracker.update("http://127.0.0.1:9/", "nothing") == 0.0
@@ -342,6 +423,7 @@ def test_every_task_has_subgoals():
 
 
 # --- the gold plans in Chromium ----------------------------------------------------------------------------
+
 
 def _browser():
     sync_api = pytest.importorskip("playwright.sync_api")

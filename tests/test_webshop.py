@@ -14,7 +14,6 @@ import agentgym_text  # noqa: F401
 from agentgym_text.envs.webshop import render
 from agentgym_text.envs.webshop.actions import parse_action
 from agentgym_text.envs.webshop.catalogue import open_catalogue
-from agentgym_text.envs.webshop.search import tokens
 from agentgym_text.envs.webshop.env import WebShopEnv
 from agentgym_text.envs.webshop.generator import (
     ATTRIBUTE_KINDS,
@@ -24,8 +23,8 @@ from agentgym_text.envs.webshop.generator import (
     product_types,
 )
 from agentgym_text.envs.webshop.reward import Goal, _word_pattern, best_reward, purchase_reward
-from agentgym_text.envs.webshop.tasks import PAGE_SIZE, TASK_COUNT
-from agentgym_text.envs.webshop.tasks import shipped_tasks
+from agentgym_text.envs.webshop.search import tokens
+from agentgym_text.envs.webshop.tasks import PAGE_SIZE, TASK_COUNT, shipped_tasks
 from agentgym_text.testing import assert_info_contract
 
 ENV_ID = "AgentBoard/WebShop-v0"
@@ -92,8 +91,9 @@ def _product_with_options(min_groups: int):
 def test_reward_counts_attributes_options_and_price_as_webshop():
     product = _product_with_options(2)
     (group_a, values_a), (group_b, values_b) = product.options[:2]
-    goal = Goal.for_product(product, product.attributes[:2], {group_a: values_a[0], group_b: values_b[0]},
-                            price_upper=product.price + 5)
+    goal = Goal.for_product(
+        product, product.attributes[:2], {group_a: values_a[0], group_b: values_b[0]}, price_upper=product.price + 5
+    )
     right = {group_a: values_a[0], group_b: values_b[0]}
     assert purchase_reward(product, goal, right) == 1.0
     # one option wrong: (2 attributes + 1 option + price) / (2 + 2 + 1)
@@ -114,15 +114,18 @@ def test_reward_for_a_missing_attribute_and_for_another_product_type():
     missing = next(a for kind in ATTRIBUTE_KINDS for a in ptype.attributes[kind] if a not in product.attributes)
     goal = Goal.for_product(product, [product.attributes[0], missing], {}, price_upper=product.price + 1)
     assert purchase_reward(product, goal, {}) == pytest.approx(2 / 3)  # (1 attribute + price) / (2 + 0 + 1)
-    other = next(generate_product(i) for i in range(4000)
-                 if not set(generate_product(i).nouns) & set(product.nouns))
+    other = next(generate_product(i) for i in range(4000) if not set(generate_product(i).nouns) & set(product.nouns))
     assert purchase_reward(other, goal, {}) == 0.0  # no noun shared: r_type = 0
 
 
 def test_near_duplicate_differing_in_one_option_scores_below_one():
     product = _product_with_options(1)
-    goal = Goal.for_product(product, product.attributes[:1], {product.options[0][0]: product.options[0][1][0]},
-                            price_upper=product.price + 5)
+    goal = Goal.for_product(
+        product,
+        product.attributes[:1],
+        {product.options[0][0]: product.options[0][1][0]},
+        price_upper=product.price + 5,
+    )
     chosen = {product.options[0][0]: product.options[0][1][1]}
     assert purchase_reward(product, goal, chosen) == pytest.approx(2 / 3)
 
@@ -172,8 +175,13 @@ def test_every_shipped_goal_finds_its_target_on_page_one_and_many_show_decoys(ca
         goal = Goal.from_params(spec.params)
         page = catalogue.search(spec.params["keywords"])[:PAGE_SIZE]
         assert goal.asin in page, spec.task_id
-        decoys = [a for a in page if a != goal.asin and catalogue.product(a).query == goal.query
-                  and best_reward(catalogue.product(a), goal) < 1.0]
+        decoys = [
+            a
+            for a in page
+            if a != goal.asin
+            and catalogue.product(a).query == goal.query
+            and best_reward(catalogue.product(a), goal) < 1.0
+        ]
         with_decoy += bool(decoys)
     assert with_decoy / len(shipped_tasks()) >= 0.30
 
@@ -230,8 +238,12 @@ def test_agentboard_error_observations_are_invalid_not_fatal(env):
     page, _, _, _, info = env.step("search[hoodie]")
     assert info["valid"]
     obs, _, _, _, info = env.step("search[jeans]")
-    assert obs == "WEB PAGE: {There is no [Search] button, you should click the [Back to Search] button first " \
-                  "to search something }" and not info["valid"]
+    assert (
+        obs
+        == "WEB PAGE: {There is no [Search] button, you should click the [Back to Search] button first "
+        "to search something }"
+        and not info["valid"]
+    )
     obs, _, _, _, info = env.step("click[< Prev]")
     assert obs == "The page number is limited to 5, please choose another action. The recent observation is: \n" + page
     for _ in range(4):
@@ -324,7 +336,12 @@ def test_training_tasks_are_generated_apart_from_test_targets():
 
 def test_search_tokens_drop_stop_words_and_fold_plurals():
     assert tokens("I need Clip-in hair extensions, and price lower than 40.00 dollars") == [
-        "clip", "hair", "extension", "40", "00"]
+        "clip",
+        "hair",
+        "extension",
+        "40",
+        "00",
+    ]
     assert tokens("boxes candies glass shoes") == ["boxe", "candy", "glass", "shoe"]
 
 

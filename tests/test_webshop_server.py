@@ -63,8 +63,16 @@ def test_pages_render_in_headless_chromium(server):
     _get(server, "/browser")
     env = server.sessions["browser"]
     dom = subprocess.run(
-        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-         _url(server, _path("browser", f"search[{env.keywords}]"))],
-        capture_output=True, text=True, timeout=120,
+        [
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--dump-dom",
+            _url(server, _path("browser", f"search[{env.keywords}]")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     ).stdout
     assert env.session.goal.asin in dom and "Total results: 50" in dom

@@ -57,8 +57,17 @@ def _random_actions(rng, n):
     return [vocabulary[int(rng.integers(len(vocabulary)))] + ("!" if rng.random() < 0.2 else "") for _ in range(n)]
 
 
-@pytest.mark.parametrize("similarity,threshold", [("exact", 1.0), ("levenshtein", 1.0), ("levenshtein", 0.9),
-                                                  ("levenshtein", 0.7), ("levenshtein", 0.4), ("exact", 0.0)])
+@pytest.mark.parametrize(
+    "similarity,threshold",
+    [
+        ("exact", 1.0),
+        ("levenshtein", 1.0),
+        ("levenshtein", 0.9),
+        ("levenshtein", 0.7),
+        ("levenshtein", 0.4),
+        ("exact", 0.0),
+    ],
+)
 def test_repetition_rate_equals_brute_force_reference(similarity, threshold):
     reference_similarity = (lambda a, b: float(a == b)) if similarity == "exact" else _similarity
     for seed in range(5):
@@ -70,8 +79,9 @@ def test_repetition_rate_equals_brute_force_reference(similarity, threshold):
 
 
 def test_repetition_tracker_accepts_a_callable_and_counts_invalid_actions():
-    env = RepetitionTracker(gym.make("AgentQuest/Mastermind-v0"), similarity=lambda a, b: float(a[:3] == b[:3]),
-                            threshold=1.0)
+    env = RepetitionTracker(
+        gym.make("AgentQuest/Mastermind-v0"), similarity=lambda a, b: float(a[:3] == b[:3]), threshold=1.0
+    )
     env.reset(seed=0)
     infos = [env.step(action)[4] for action in ["zzz1", "zzz2", "guess 0123"]]
     assert [info["repeated"] for info in infos] == [False, True, False]
@@ -106,8 +116,12 @@ def test_history_window_keeps_goal_newest_turns_and_marks_omissions():
     for word in ["one", "two", "three"]:
         obs, *_, info = env.step(word)
     assert obs.splitlines() == [
-        "Goal: say things", "[2 earlier turns omitted]",
-        "Action: two", "Observation: you said two", "Action: three", "Observation: you said three",
+        "Goal: say things",
+        "[2 earlier turns omitted]",
+        "Action: two",
+        "Observation: you said two",
+        "Action: three",
+        "Observation: you said three",
     ]
     assert info["raw_observation"] == "you said three"
 
@@ -133,8 +147,9 @@ def test_recorder_writes_one_flushed_json_line_per_event(tmp_path):
 
 
 def test_all_wrappers_stack_on_a_suite_env():
-    env = TrajectoryRecorder(HistoryWindow(RepetitionTracker(gym.make("AgentQuest/Sudoku-v0")), max_turns=3),
-                             "/dev/null")
+    env = TrajectoryRecorder(
+        HistoryWindow(RepetitionTracker(gym.make("AgentQuest/Sudoku-v0")), max_turns=3), "/dev/null"
+    )
     env.reset(seed=1)
     for _ in range(5):
         obs, _, _, _, info = env.step(env.unwrapped.expert_action())

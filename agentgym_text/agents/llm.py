@@ -11,20 +11,18 @@ run, on an endpoint that cannot serve it.
 from __future__ import annotations
 
 import functools
-import os
+import logging
 import random as _random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import logging
-
 import gymnasium as gym
 
 from agentgym_text.agents.base import Agent, Decision, Turn
-from agentgym_text.agents.parsing import parse_reply
 from agentgym_text.agents.llm_config import LLMConfig
+from agentgym_text.agents.parsing import parse_reply
 from agentgym_text.agents.prompts import build_messages, load_prompt
 from agentgym_text.core.info import FinishReason
 from agentgym_text.core.registry import reads_whole_replies
@@ -179,7 +177,9 @@ class LLMAgent(Agent):
 
     # ---- one request -----------------------------------------------------------------------------------
     def messages_for(self, turn: Turn) -> list[dict[str, str]]:
-        return build_messages(load_prompt(turn.family, turn.text_format), turn.goal, turn.observation, self.config.style)
+        return build_messages(
+            load_prompt(turn.family, turn.text_format), turn.goal, turn.observation, self.config.style
+        )
 
     def ask(self, turn: Turn) -> Decision:
         """One decision for one turn; never raises."""
@@ -206,24 +206,37 @@ class LLMAgent(Agent):
                 status = getattr(error, "status_code", None)
                 if is_context_error(status, str(error)):
                     return Decision(
-                        action="", error="context_limit", finish_reason=FinishReason.CONTEXT_LIMIT.value,
-                        attempts=attempt + 1, latency_s=time.perf_counter() - started,
+                        action="",
+                        error="context_limit",
+                        finish_reason=FinishReason.CONTEXT_LIMIT.value,
+                        attempts=attempt + 1,
+                        latency_s=time.perf_counter() - started,
                     )
                 if status is None or not (status >= 500 or status in RETRY_STATUS):
-                    return Decision(action="", error=f"http_{status}", attempts=attempt + 1,
-                                    latency_s=time.perf_counter() - started)
+                    return Decision(
+                        action="", error=f"http_{status}", attempts=attempt + 1, latency_s=time.perf_counter() - started
+                    )
                 last_error = f"http_{status}"
             except Exception as error:  # a body the client cannot read: a malformed reply
                 logger.warning("unreadable reply from %s: %s: %s", self.endpoint, type(error).__name__, error)
-                return Decision(action="", error=f"invalid_format:{type(error).__name__}", attempts=attempt + 1,
-                                latency_s=time.perf_counter() - started)
+                return Decision(
+                    action="",
+                    error=f"invalid_format:{type(error).__name__}",
+                    attempts=attempt + 1,
+                    latency_s=time.perf_counter() - started,
+                )
             else:
                 return self._decide(turn, response, attempt + 1, time.perf_counter() - started)
             if attempt < self.config.max_retries:
                 delay = min(self.max_backoff_s, self.backoff_s * 2**attempt)
                 self._sleep(delay * (0.5 + 0.5 * self._jitter.random()))
-        return Decision(action="", error=f"retries_exhausted:{last_error}", attempts=self.config.max_retries + 1,
-                        finish_reason=FinishReason.AGENT_ERROR.value, latency_s=time.perf_counter() - started)
+        return Decision(
+            action="",
+            error=f"retries_exhausted:{last_error}",
+            attempts=self.config.max_retries + 1,
+            finish_reason=FinishReason.AGENT_ERROR.value,
+            latency_s=time.perf_counter() - started,
+        )
 
     def _decide(self, turn: Turn, response: Any, attempts: int, latency: float) -> Decision:
         usage = getattr(response, "usage", None)
@@ -236,11 +249,21 @@ class LLMAgent(Agent):
         parsed = parse_reply(content, react=self.config.style == "react", whole=reads_whole_replies(turn.env_id))
         if parsed.action is None:
             return Decision(
-                action="", reply=content if isinstance(content, str) else None, thought=parsed.thought,
-                error="invalid_format", prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                attempts=attempts, latency_s=latency,
+                action="",
+                reply=content if isinstance(content, str) else None,
+                thought=parsed.thought,
+                error="invalid_format",
+                prompt_tokens=prompt_tokens,
+                completion_tokens=completion_tokens,
+                attempts=attempts,
+                latency_s=latency,
             )
         return Decision(
-            action=parsed.action, reply=content, thought=parsed.thought, prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens, attempts=attempts, latency_s=latency,
+            action=parsed.action,
+            reply=content,
+            thought=parsed.thought,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            attempts=attempts,
+            latency_s=latency,
         )

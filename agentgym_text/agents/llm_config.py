@@ -69,18 +69,22 @@ class LLMConfig:
             kind = {"float": float, "int": int}.get(str(spec.type).split(" ")[0])
             if spec.name == "context_window":
                 kind = int
-            parser.add_argument(flag, dest=f"llm_{spec.name}", type=kind or str, default=None,
-                                help=cls._HELP[spec.name] + (f" (default {spec.default})"
-                                                              if spec.default not in (None, "") else ""))
+            parser.add_argument(
+                flag,
+                dest=f"llm_{spec.name}",
+                type=kind or str,
+                default=None,
+                help=cls._HELP[spec.name] + (f" (default {spec.default})" if spec.default not in (None, "") else ""),
+            )
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> "LLMConfig":
+    def from_args(cls, args: argparse.Namespace) -> LLMConfig:
         """The config from parsed arguments; unset ones fall back to the environment, then the defaults."""
         given = {spec.name: getattr(args, f"llm_{spec.name}", None) for spec in fields(cls)}
         return cls.from_env(**{name: value for name, value in given.items() if value is not None})
 
     @classmethod
-    def from_env(cls, **overrides: Any) -> "LLMConfig":
+    def from_env(cls, **overrides: Any) -> LLMConfig:
         """The config with ``base_url`` and ``api_key`` from ``$OPENAI_BASE_URL`` / ``$OPENAI_API_KEY`` unless given."""
         config = cls(**overrides)
         return replace(

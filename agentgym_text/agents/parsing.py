@@ -14,7 +14,9 @@ MAX_ACTION_LINE = 300
 
 _THINK_BLOCK = re.compile(r"<think>.*?(</think>|$)", re.IGNORECASE | re.DOTALL)
 _ACTION_MARK = re.compile(r"^[\s>*#_`-]*action\s*(?:\d+\s*)?[:：]\s*", re.IGNORECASE | re.MULTILINE)
-_THOUGHT_MARK = re.compile(r"^[\s>*#_`-]*(?:thought|think|reasoning)\s*(?:\d+\s*)?[:：]\s*", re.IGNORECASE | re.MULTILINE)
+_THOUGHT_MARK = re.compile(
+    r"^[\s>*#_`-]*(?:thought|think|reasoning)\s*(?:\d+\s*)?[:：]\s*", re.IGNORECASE | re.MULTILINE
+)
 _LEAD_IN = re.compile(r"^(?:next action|my action|i will|i choose|answer)\s*[:：-]?\s*", re.IGNORECASE)
 
 

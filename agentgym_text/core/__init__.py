@@ -1,6 +1,7 @@
 """The env contract: base class, text space, info schema, progress scorers, task sets and registry."""
 
 from agentgym_text.core.actions import ActionError
+from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
 from agentgym_text.core.info import (
     FORMAT_ERRORS,
     HELP_ACTION,
@@ -10,7 +11,6 @@ from agentgym_text.core.info import (
     InvalidReason,
 )
 from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker, match_score
-from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
 from agentgym_text.core.registry import EnvEntry, declare, list_envs
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv

@@ -84,7 +84,7 @@ def unwrap_action(text: str) -> str:
         body = fence.group(1).strip()
     marked = ACTION_MARK.match(body)
     if marked:
-        body = body[marked.end():].strip()
+        body = body[marked.end() :].strip()
         fence = _FENCE.match(body)
         if fence:
             body = fence.group(1).strip()

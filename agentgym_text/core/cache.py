@@ -63,7 +63,9 @@ def source_key(*parts: ModuleType | Path | str | int | float | bool | None, leng
     return digest.hexdigest()[:length]
 
 
-def progress_bar(iterable: Iterable[T], *, total: int | None = None, desc: str = "", quiet: bool = False) -> Iterator[T]:
+def progress_bar(
+    iterable: Iterable[T], *, total: int | None = None, desc: str = "", quiet: bool = False
+) -> Iterator[T]:
     """A tqdm bar on stderr for first-use builds (silent with ``quiet`` or ``AGENTGYM_TEXT_QUIET=1``)."""
     from tqdm.auto import tqdm
 

@@ -79,7 +79,6 @@ HELP_ACTION = "check valid actions"
 TOOL_HELP_ACTION = "check_valid_actions"
 
 
-
 INFO_KEYS: dict[str, Any] = {
     "goal": str,
     "task_id": str,

@@ -41,7 +41,7 @@ __all__ = [
     "CATEGORIES",
 ]
 
-_ENTRIES: dict[str, "EnvEntry"] = {}
+_ENTRIES: dict[str, EnvEntry] = {}
 _FAMILIES: dict[str, Family] = {}
 
 _STEP_LIMIT = WrapperSpec(
@@ -75,7 +75,9 @@ class EnvLoader:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as error:
             if error.name and not error.name.startswith("agentgym_text") and self.extra != "core":
-                raise MissingDependency(f"{install_hint(self.env_id, self.extra)} (missing module {error.name!r})") from error
+                raise MissingDependency(
+                    f"{install_hint(self.env_id, self.extra)} (missing module {error.name!r})"
+                ) from error
             raise
         return getattr(module, class_name)(**kwargs)
 
@@ -178,7 +180,7 @@ class EnvEntry:
 
 
 def entry_status(entry: EnvEntry) -> str:
-    """"installed", or what is missing: the extra to install, or a program or setting the family needs."""
+    """ "installed", or what is missing: the extra to install, or a program or setting the family needs."""
     if not extra_installed(entry.requires):
         return f"not installed: pip install 'agentgym-text[{entry.requires}]'"
     missing = entry.missing_setting()

@@ -70,7 +70,7 @@ class Outcome:
     changed: bool = True
 
     @classmethod
-    def invalid(cls, observation: str, reason: str | InvalidReason, *, changed: bool = False) -> "Outcome":
+    def invalid(cls, observation: str, reason: str | InvalidReason, *, changed: bool = False) -> Outcome:
         return cls(
             observation=observation,
             valid=False,
@@ -293,10 +293,12 @@ class TextEnv(gym.Env[str, str]):
         text = action.decode("utf-8") if isinstance(action, bytes) else action
         text = unwrap_action(text) if self.unwrap_actions else text.strip()
         if not text:
-            return self._reply(Outcome.invalid(
-                f"The action is empty once its wrapping is removed. Send one action, e.g. '{self.action_example}'.",
-                InvalidReason.EMPTY,
-            ))
+            return self._reply(
+                Outcome.invalid(
+                    f"The action is empty once its wrapping is removed. Send one action, e.g. '{self.action_example}'.",
+                    InvalidReason.EMPTY,
+                )
+            )
         if _is_help(text) or (not self.unwrap_actions and _is_help(unwrap_action(text))):
             return self._reply(Outcome(observation=self._help_text()))
         try:
@@ -313,9 +315,7 @@ class TextEnv(gym.Env[str, str]):
             self._finished = True
             self._success = outcome.success
             self._finish_reason = (
-                FinishReason.SUCCESS.value
-                if outcome.success
-                else (outcome.finish_reason or FinishReason.FAILURE.value)
+                FinishReason.SUCCESS.value if outcome.success else (outcome.finish_reason or FinishReason.FAILURE.value)
             )
         return self._reply(outcome, reward=self._progress_rate - previous, terminated=outcome.terminated)
 
@@ -364,8 +364,10 @@ class TextEnv(gym.Env[str, str]):
         if self._goal and self._goal not in observation:
             lines.append(f"Your goal: {self._goal}")
         if self.action_format:
-            lines.append(f"Actions: {self.action_format}, e.g. '{self.action_example}'. "
-                         f"'{self.help_action}' lists what you can do.")
+            lines.append(
+                f"Actions: {self.action_format}, e.g. '{self.action_example}'. "
+                f"'{self.help_action}' lists what you can do."
+            )
         budget = self.step_budget
         if budget:
             lines.append(f"You have {budget} steps.")

@@ -70,10 +70,14 @@ def summary_rows(runs: Sequence[LoadedRun]) -> list[dict[str, Any]]:
     categories = sorted({c for run in runs for c in run.metrics["categories"]})
     rows = []
     for env_id in env_ids:
-        rows.append({"label": env_id, "kind": "env",
-                     "cells": [run.metrics["envs"].get(env_id) for run in runs]})
+        rows.append({"label": env_id, "kind": "env", "cells": [run.metrics["envs"].get(env_id) for run in runs]})
     for category in categories:
-        rows.append({"label": f"{category} (macro)", "kind": "category",
-                     "cells": [run.metrics["categories"].get(category) for run in runs]})
+        rows.append(
+            {
+                "label": f"{category} (macro)",
+                "kind": "category",
+                "cells": [run.metrics["categories"].get(category) for run in runs],
+            }
+        )
     rows.append({"label": "all (macro)", "kind": "all", "cells": [run.metrics["overall"] for run in runs]})
     return rows

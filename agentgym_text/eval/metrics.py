@@ -195,6 +195,7 @@ def env_metrics(episodes: Sequence[Episode]) -> dict[str, Any]:
 
 def group_metrics(per_env: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """Macro-average over envs (AgentBoard's category and overall summaries): every env counts once."""
+
     def pick(path: tuple[str, ...]) -> float | None:
         values = []
         for metrics in per_env.values():
@@ -211,8 +212,10 @@ def group_metrics(per_env: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
         "progress_rate": pick(("progress_rate",)),
         "grounding_accuracy": pick(("grounding_accuracy",)),
         "difficulty": {
-            group: {"success_rate": pick(("difficulty", group, "success_rate")),
-                    "progress_rate": pick(("difficulty", group, "progress_rate"))}
+            group: {
+                "success_rate": pick(("difficulty", group, "success_rate")),
+                "progress_rate": pick(("difficulty", group, "progress_rate")),
+            }
             for group in ("easy", "hard")
         },
     }
@@ -229,8 +232,10 @@ def summarize(episodes: Iterable[Episode], weights: Mapping[str, Mapping[str, An
     weights = registered_weights() if weights is None else weights
     episodes = list(episodes)
     unplayed = [e for e in episodes if e.get("finish_reason") in UNPLAYED]
-    rows = sorted((e for e in episodes if e.get("finish_reason") not in UNPLAYED),
-                  key=lambda e: (str(e.get("env_id")), int(e.get("index", 0))))
+    rows = sorted(
+        (e for e in episodes if e.get("finish_reason") not in UNPLAYED),
+        key=lambda e: (str(e.get("env_id")), int(e.get("index", 0))),
+    )
     by_env: dict[str, list[Episode]] = defaultdict(list)
     for row in rows:
         by_env[str(row.get("env_id"))].append(row)

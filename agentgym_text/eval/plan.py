@@ -17,7 +17,17 @@ import agentgym_text
 from agentgym_text.core.registry import EnvEntry
 from agentgym_text.core.tasks import TaskSpec
 
-__all__ = ["EpisodePlan", "select_tasks", "requested_task_ids", "parse_env_args", "env_kwargs_for", "resolve_env_ids", "plan_env", "QUICK_PER_DIFFICULTY", "episode_seed"]
+__all__ = [
+    "EpisodePlan",
+    "select_tasks",
+    "requested_task_ids",
+    "parse_env_args",
+    "env_kwargs_for",
+    "resolve_env_ids",
+    "plan_env",
+    "QUICK_PER_DIFFICULTY",
+    "episode_seed",
+]
 
 QUICK_PER_DIFFICULTY = 2
 """The quick split: this many easy and this many hard tasks per env (the first ones in task-set order)."""
@@ -143,8 +153,15 @@ def episode_seed(seed: int, env_id: str, task_id: str, repeat: int) -> int:
 
 
 def plan_env(
-    entry: EnvEntry, task_spec: str, *, seed: int = 0, repeats: int = 1, max_steps: int | None = None,
-    start_index: int = 0, seen_task_ids: set[str] | None = None, env_kwargs: Mapping[str, Any] | None = None,
+    entry: EnvEntry,
+    task_spec: str,
+    *,
+    seed: int = 0,
+    repeats: int = 1,
+    max_steps: int | None = None,
+    start_index: int = 0,
+    seen_task_ids: set[str] | None = None,
+    env_kwargs: Mapping[str, Any] | None = None,
 ) -> list[EpisodePlan]:
     """The episodes of one env: selected tasks in task-set order, each ``repeats`` times (the env's task ids are
     added to ``seen_task_ids`` when given, so that the caller can name ids no env has)."""

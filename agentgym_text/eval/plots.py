@@ -11,9 +11,16 @@ from typing import Any
 __all__ = ["figure_uri", "curves_figure", "radar_figure", "difficulty_figure", "finish_figure"]
 
 _REASON_COLORS = {
-    "success": "#2e7d32", "failure": "#c62828", "step_limit": "#f9a825", "invalid_format": "#6a1b9a",
-    "invalid_action": "#ad1457", "repetition": "#00838f", "context_limit": "#4e342e",
-    "agent_error": "#455a64", "host_error": "#546e7a", "engine_error": "#37474f",
+    "success": "#2e7d32",
+    "failure": "#c62828",
+    "step_limit": "#f9a825",
+    "invalid_format": "#6a1b9a",
+    "invalid_action": "#ad1457",
+    "repetition": "#00838f",
+    "context_limit": "#4e342e",
+    "agent_error": "#455a64",
+    "host_error": "#546e7a",
+    "engine_error": "#37474f",
 }
 
 
@@ -50,9 +57,7 @@ def _grid(count: int, columns: int = 3, size: tuple[float, float] = (4.2, 3.0)):
     return figure, flat[:count]
 
 
-def curves_figure(
-    curves: Mapping[str, Mapping[str, Sequence[float]]], ylabel: str, percent: bool = True
-) -> str:
+def curves_figure(curves: Mapping[str, Mapping[str, Sequence[float]]], ylabel: str, percent: bool = True) -> str:
     """One panel per env id; one line per run. ``curves[env_id][run_name] = [value at step 0, 1, ...]``."""
     envs = sorted(curves)
     figure, axes = _grid(max(1, len(envs)))

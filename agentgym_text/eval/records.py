@@ -57,8 +57,16 @@ class EpisodeLog:
         if decision.error:
             self.agent_errors += 1
 
-    def record_step(self, decision: Decision, action: str, observation: str, reward: float, terminated: bool,
-                    truncated: bool, info: dict[str, Any]) -> dict[str, Any]:
+    def record_step(
+        self,
+        decision: Decision,
+        action: str,
+        observation: str,
+        reward: float,
+        terminated: bool,
+        truncated: bool,
+        info: dict[str, Any],
+    ) -> dict[str, Any]:
         """Count one step and return its trajectory row."""
         self.steps += 1
         self.valid_steps += int(bool(info.get("valid", False)))
@@ -106,11 +114,24 @@ class EpisodeLog:
         }
 
 
-def step_row(plan: EpisodePlan, step: int, decision: Decision, action: str, observation: str, reward: float,
-             terminated: bool, truncated: bool, info: dict[str, Any]) -> dict[str, Any]:
+def step_row(
+    plan: EpisodePlan,
+    step: int,
+    decision: Decision,
+    action: str,
+    observation: str,
+    reward: float,
+    terminated: bool,
+    truncated: bool,
+    info: dict[str, Any],
+) -> dict[str, Any]:
     """A trajectory row: the episode's key and ids, the recorder's step fields, and the agent's side."""
-    row = {"episode": plan.key, "env_id": plan.env_id, "task_id": plan.task_id,
-           **step_record(step, action, observation, reward, terminated, truncated, info)}
+    row = {
+        "episode": plan.key,
+        "env_id": plan.env_id,
+        "task_id": plan.task_id,
+        **step_record(step, action, observation, reward, terminated, truncated, info),
+    }
     if decision.reply is not None or decision.error or decision.prompt_tokens:
         row.update(
             reply=decision.reply,

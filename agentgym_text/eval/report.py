@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from agentgym_text.eval import plots
 from agentgym_text.eval.compare import LoadedRun, fmt_rate, load_run, run_names, summary_rows
 from agentgym_text.eval.metrics import SUBSKILLS
-from agentgym_text.eval import plots
 
 __all__ = ["write_report", "render_report", "default_report_path", "MAX_EPISODES_SHOWN", "MAX_TEXT_CHARS"]
 
@@ -101,9 +101,11 @@ def render_report(runs: Sequence[LoadedRun]) -> str:
     ]
     title = "agentgym-text report: " + ", ".join(run.name for run in runs)
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{_e(title)}</title>"
-        f"<style>{_CSS}</style></head><body>\n" + "\n".join(sections) + f"\n<script>{_SCRIPT}</script>\n</body></html>\n"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{_e(title)}</title>'
+        f"<style>{_CSS}</style></head><body>\n"
+        + "\n".join(sections)
+        + f"\n<script>{_SCRIPT}</script>\n</body></html>\n"
     )
 
 
@@ -113,8 +115,14 @@ def _header(runs: Sequence[LoadedRun]) -> str:
         s = run.settings
         model = f", model {_e(s['model'])}" if s.get("model") else ""
         unplayed = run.metrics.get("agent_errors", 0)
-        warning = (f" <span class=bad>{unplayed} episodes ended with agent_error (the model endpoint failed) and are "
-                   "left out of every rate; rerun the same command to play them</span>") if unplayed else ""
+        warning = (
+            (
+                f" <span class=bad>{unplayed} episodes ended with agent_error (the model endpoint failed) and are "
+                "left out of every rate; rerun the same command to play them</span>"
+            )
+            if unplayed
+            else ""
+        )
         items.append(
             f"<li><b>{_e(run.name)}</b>: agent {_e(s.get('agent', '?'))}{model}, {len(run.episodes)} episodes{warning}, "
             f"tasks {_e(s.get('tasks', '?'))}, max steps {_e(s.get('max_steps') or 'per task')}, "
@@ -124,10 +132,16 @@ def _header(runs: Sequence[LoadedRun]) -> str:
 
 
 def _table(head: list[str], rows: list[tuple[str, list[str]]], first_header: str = "") -> str:
-    out = ["<table><tr>" + f"<th class=label>{_e(first_header)}</th>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+    out = [
+        "<table><tr>" + f"<th class=label>{_e(first_header)}</th>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"
+    ]
     for row_class, cells in rows:
-        out.append(f"<tr class='{row_class}'>" + f"<td class=label>{cells[0]}</td>"
-                   + "".join(f"<td>{c}</td>" for c in cells[1:]) + "</tr>")
+        out.append(
+            f"<tr class='{row_class}'>"
+            + f"<td class=label>{cells[0]}</td>"
+            + "".join(f"<td>{c}</td>" for c in cells[1:])
+            + "</tr>"
+        )
     return "".join(out) + "</table>"
 
 
@@ -142,20 +156,28 @@ def _summary_section(runs: Sequence[LoadedRun]) -> str:
             if m is None:
                 cells += ["—"] * 4
             else:
-                cells += [fmt_rate(m["success_rate"]), fmt_rate(m["progress_rate"]),
-                          fmt_rate(m["grounding_accuracy"]), str(m["episodes"])]
+                cells += [
+                    fmt_rate(m["success_rate"]),
+                    fmt_rate(m["progress_rate"]),
+                    fmt_rate(m["grounding_accuracy"]),
+                    str(m["episodes"]),
+                ]
         rows.append((row["kind"], cells))
     tokens = ""
     if any(m.get("prompt_tokens") for run in runs for m in run.metrics["envs"].values()):
         token_rows = []
         for run in runs:
             for env_id, m in run.metrics["envs"].items():
-                token_rows.append(("env", [_e(f"{run.name}: {env_id}"), str(m["prompt_tokens"]),
-                                           str(m["completion_tokens"])]))
+                token_rows.append(
+                    ("env", [_e(f"{run.name}: {env_id}"), str(m["prompt_tokens"]), str(m["completion_tokens"])])
+                )
         tokens = "<h3>Token usage</h3>" + _table(["prompt tokens", "completion tokens"], token_rows, "run: env")
-    return ("<h2>Summary</h2><p class=note>SR = success rate, PR = progress rate (mean final r_t), grounding = "
-            "valid actions / steps; category and overall rows are macro-averages over envs (AgentBoard).</p>"
-            + _table(head, rows, "env / category") + tokens)
+    return (
+        "<h2>Summary</h2><p class=note>SR = success rate, PR = progress rate (mean final r_t), grounding = "
+        "valid actions / steps; category and overall rows are macro-averages over envs (AgentBoard).</p>"
+        + _table(head, rows, "env / category")
+        + tokens
+    )
 
 
 def _curves(runs: Sequence[LoadedRun], key: str) -> dict[str, dict[str, list[float]]]:
@@ -168,9 +190,11 @@ def _curves(runs: Sequence[LoadedRun], key: str) -> dict[str, dict[str, list[flo
 
 def _progress_section(runs: Sequence[LoadedRun]) -> str:
     uri = plots.curves_figure(_curves(runs, "progress_curve"), "progress rate %")
-    return ("<h2>Progress rate vs step</h2><p class=note>Mean progress rate after each step, each episode's "
-            "progress forward-filled to the step budget (AgentBoard Fig. 3).</p>"
-            f"<img alt='progress curves' src='{uri}'>")
+    return (
+        "<h2>Progress rate vs step</h2><p class=note>Mean progress rate after each step, each episode's "
+        "progress forward-filled to the step budget (AgentBoard Fig. 3).</p>"
+        f"<img alt='progress curves' src='{uri}'>"
+    )
 
 
 def _subskill_section(runs: Sequence[LoadedRun]) -> str:
@@ -189,8 +213,10 @@ def _subskill_section(runs: Sequence[LoadedRun]) -> str:
     for skill in SUBSKILLS:
         cells = [_e(skill)]
         for run in runs:
-            cells += [fmt_rate(run.metrics["subskills"]["from_success_rate"][skill]),
-                      fmt_rate(run.metrics["subskills"]["from_progress_rate"][skill])]
+            cells += [
+                fmt_rate(run.metrics["subskills"]["from_success_rate"][skill]),
+                fmt_rate(run.metrics["subskills"]["from_progress_rate"][skill]),
+            ]
         rows.append(("env", cells))
     weight_rows = []
     for env_id in used:
@@ -199,10 +225,15 @@ def _subskill_section(runs: Sequence[LoadedRun]) -> str:
         weight_rows.append(("env", [_e(f"{env_id} ({entry['source']})")] + [str(w) for w in weights]))
     unweighted = sorted({e for run in runs for e in run.metrics["subskills"]["unweighted_envs"]})
     note = f"<p class=note>Left out (no weights): {_e(', '.join(unweighted))}</p>" if unweighted else ""
-    return ("<h2>Sub-skill scores</h2><p class=note>Score = Σ w·rate / Σ w over the tasks present, with "
-            "each env's registered weights: AgentBoard's Table 7 for its tasks, ours by the same criteria elsewhere.</p>"
-            f"<img alt='sub-skill radar' src='{uri}'>" + _table(head, rows, "sub-skill")
-            + "<h3>Weights used</h3>" + _table([_e(s) for s in SUBSKILLS], weight_rows, "task") + note)
+    return (
+        "<h2>Sub-skill scores</h2><p class=note>Score = Σ w·rate / Σ w over the tasks present, with "
+        "each env's registered weights: AgentBoard's Table 7 for its tasks, ours by the same criteria elsewhere.</p>"
+        f"<img alt='sub-skill radar' src='{uri}'>"
+        + _table(head, rows, "sub-skill")
+        + "<h3>Weights used</h3>"
+        + _table([_e(s) for s in SUBSKILLS], weight_rows, "task")
+        + note
+    )
 
 
 def _difficulty_section(runs: Sequence[LoadedRun]) -> str:
@@ -220,15 +251,24 @@ def _difficulty_section(runs: Sequence[LoadedRun]) -> str:
                 continue
             d = m["difficulty"]
             values.setdefault(env_id, {})[run.name] = {
-                "easy SR": d["easy"]["success_rate"], "hard SR": d["hard"]["success_rate"],
-                "easy PR": d["easy"]["progress_rate"], "hard PR": d["hard"]["progress_rate"],
+                "easy SR": d["easy"]["success_rate"],
+                "hard SR": d["hard"]["success_rate"],
+                "easy PR": d["easy"]["progress_rate"],
+                "hard PR": d["hard"]["progress_rate"],
             }
-            cells += [fmt_rate(d["easy"]["success_rate"]), fmt_rate(d["hard"]["success_rate"]),
-                      fmt_rate(d["easy"]["progress_rate"]), fmt_rate(d["hard"]["progress_rate"]),
-                      str(d["easy"]["episodes"]), str(d["hard"]["episodes"])]
+            cells += [
+                fmt_rate(d["easy"]["success_rate"]),
+                fmt_rate(d["hard"]["success_rate"]),
+                fmt_rate(d["easy"]["progress_rate"]),
+                fmt_rate(d["hard"]["progress_rate"]),
+                str(d["easy"]["episodes"]),
+                str(d["hard"]["episodes"]),
+            ]
         rows.append(("env", cells))
-    groups = [(f"{c} (macro)", "category", lambda run, c=c: run.metrics["categories"].get(c))
-              for c in sorted({c for run in runs for c in run.metrics["categories"]})]
+    groups = [
+        (f"{c} (macro)", "category", lambda run, c=c: run.metrics["categories"].get(c))
+        for c in sorted({c for run in runs for c in run.metrics["categories"]})
+    ]
     groups.append(("all (macro)", "all", lambda run: run.metrics["overall"]))
     for label, kind, pick in groups:
         cells = [_e(label)]
@@ -238,12 +278,20 @@ def _difficulty_section(runs: Sequence[LoadedRun]) -> str:
                 cells += ["—"] * 6
                 continue
             d = m["difficulty"]
-            cells += [fmt_rate(d["easy"]["success_rate"]), fmt_rate(d["hard"]["success_rate"]),
-                      fmt_rate(d["easy"]["progress_rate"]), fmt_rate(d["hard"]["progress_rate"]), "", ""]
+            cells += [
+                fmt_rate(d["easy"]["success_rate"]),
+                fmt_rate(d["hard"]["success_rate"]),
+                fmt_rate(d["easy"]["progress_rate"]),
+                fmt_rate(d["hard"]["progress_rate"]),
+                "",
+                "",
+            ]
         rows.append((kind, cells))
     uri = plots.difficulty_figure(values)
-    return ("<h2>Hard vs easy</h2><p class=note>Difficulty from the task's subgoal/condition count (AgentBoard "
-            "Table 10 cutoffs).</p>" + f"<img alt='hard and easy' src='{uri}'>" + _table(head, rows, "env"))
+    return (
+        "<h2>Hard vs easy</h2><p class=note>Difficulty from the task's subgoal/condition count (AgentBoard "
+        "Table 10 cutoffs).</p>" + f"<img alt='hard and easy' src='{uri}'>" + _table(head, rows, "env")
+    )
 
 
 def _grounding_section(runs: Sequence[LoadedRun]) -> str:
@@ -259,19 +307,26 @@ def _grounding_section(runs: Sequence[LoadedRun]) -> str:
             if not members or m is None:
                 cells += ["—"] * 4
                 continue
-            cells += [fmt_rate(m["grounding_accuracy"]), str(sum(int(e.get("valid_steps", 0)) for e in members)),
-                      str(sum(int(e.get("steps", 0)) for e in members)),
-                      str(sum(int(e.get("agent_errors", 0)) for e in members))]
+            cells += [
+                fmt_rate(m["grounding_accuracy"]),
+                str(sum(int(e.get("valid_steps", 0)) for e in members)),
+                str(sum(int(e.get("steps", 0)) for e in members)),
+                str(sum(int(e.get("agent_errors", 0)) for e in members)),
+            ]
         rows.append(("env", cells))
-    return ("<h2>Grounding accuracy</h2><p class=note>Per episode: valid actions / steps (help actions count as "
-            "valid); averaged over episodes. Agent errors: unreadable replies and failed requests, each sent as an "
-            "invalid step.</p>" + _table(head, rows, "env"))
+    return (
+        "<h2>Grounding accuracy</h2><p class=note>Per episode: valid actions / steps (help actions count as "
+        "valid); averaged over episodes. Agent errors: unreadable replies and failed requests, each sent as an "
+        "invalid step.</p>" + _table(head, rows, "env")
+    )
 
 
 def _repetition_section(runs: Sequence[LoadedRun]) -> str:
     uri = plots.curves_figure(_curves(runs, "repetition_curve"), "repetition rate %")
-    return ("<h2>Repetition rate vs step</h2><p class=note>AgentQuest's RR_t = repeated actions / (t − 1), exact "
-            "match; an episode keeps its last value after it ends.</p>" + f"<img alt='repetition curves' src='{uri}'>")
+    return (
+        "<h2>Repetition rate vs step</h2><p class=note>AgentQuest's RR_t = repeated actions / (t − 1), exact "
+        "match; an episode keeps its last value after it ends.</p>" + f"<img alt='repetition curves' src='{uri}'>"
+    )
 
 
 def _finish_section(runs: Sequence[LoadedRun]) -> str:
@@ -283,12 +338,17 @@ def _finish_section(runs: Sequence[LoadedRun]) -> str:
         return "<h2>Finish reasons</h2><p>No episodes.</p>"
     uri = plots.finish_figure(shares)
     reasons = sorted({r for row in shares.values() for r in row})
-    rows = [("env", [_e(label)] + [fmt_rate(row.get(r)) if r in row else "0.0" for r in reasons])
-            for label, row in shares.items()]
-    return ("<h2>Finish reasons</h2><p class=note>Share of episodes per reason (AgentBench's taxonomy: success, "
-            "failure, step_limit, invalid_format, invalid_action, repetition, context_limit; agent_error, host_error "
-            "and engine_error when a model endpoint or an engine failed).</p>"
-            + f"<img alt='finish reasons' src='{uri}'>" + _table([_e(r) + " %" for r in reasons], rows, "env"))
+    rows = [
+        ("env", [_e(label)] + [fmt_rate(row.get(r)) if r in row else "0.0" for r in reasons])
+        for label, row in shares.items()
+    ]
+    return (
+        "<h2>Finish reasons</h2><p class=note>Share of episodes per reason (AgentBench's taxonomy: success, "
+        "failure, step_limit, invalid_format, invalid_action, repetition, context_limit; agent_error, host_error "
+        "and engine_error when a model endpoint or an engine failed).</p>"
+        + f"<img alt='finish reasons' src='{uri}'>"
+        + _table([_e(r) + " %" for r in reasons], rows, "env")
+    )
 
 
 def _cut(text: Any) -> str:
@@ -299,8 +359,10 @@ def _cut(text: Any) -> str:
 
 
 def _trajectory_section(runs: Sequence[LoadedRun]) -> str:
-    parts = ["<h2>Trajectories</h2><input id=filter placeholder='filter by run, env, task, finish reason'> "
-             "<span id=filter-count class=note></span>"]
+    parts = [
+        "<h2>Trajectories</h2><input id=filter placeholder='filter by run, env, task, finish reason'> "
+        "<span id=filter-count class=note></span>"
+    ]
     for run in runs:
         steps_by_episode = run.trajectories()
         shown = run.episodes[:MAX_EPISODES_SHOWN]
@@ -314,11 +376,15 @@ def _trajectory_section(runs: Sequence[LoadedRun]) -> str:
 def _episode_html(run_name: str, episode: dict[str, Any], steps: list[dict[str, Any]]) -> str:
     ok = episode.get("success")
     badge = "<span class=ok>success</span>" if ok else f"<span class=bad>{_e(episode.get('finish_reason'))}</span>"
-    label = (f"{run_name} · {episode.get('env_id')} · {episode.get('task_id')} ({episode.get('difficulty')}) · "
-             f"PR {fmt_rate(episode.get('progress_rate'))} · {episode.get('steps')} steps")
+    label = (
+        f"{run_name} · {episode.get('env_id')} · {episode.get('task_id')} ({episode.get('difficulty')}) · "
+        f"PR {fmt_rate(episode.get('progress_rate'))} · {episode.get('steps')} steps"
+    )
     search = f"{label} {episode.get('finish_reason')}".lower()
-    rows = [f"<tr><td class=num>0</td><td></td><td><pre>{_cut(episode.get('initial_observation'))}</pre></td>"
-            f"<td></td><td class=num>{fmt_rate(episode.get('initial_progress', 0.0))}</td></tr>"]
+    rows = [
+        f"<tr><td class=num>0</td><td></td><td><pre>{_cut(episode.get('initial_observation'))}</pre></td>"
+        f"<td></td><td class=num>{fmt_rate(episode.get('initial_progress', 0.0))}</td></tr>"
+    ]
     for step in steps:
         valid = "✓" if step.get("valid") else f"✗ {_e(step.get('invalid_reason') or '')}"
         thought = f"<div class=note>thought: {_cut(step.get('thought'))}</div>" if step.get("thought") else ""
@@ -329,8 +395,9 @@ def _episode_html(run_name: str, episode: dict[str, Any], steps: list[dict[str, 
             f"<td class=num>{fmt_rate(step.get('progress_rate'))}</td></tr>"
         )
     return (
-        f"<details class=episode data-search=\"{_e(search)}\"><summary>{_e(label)} · {badge}</summary>"
+        f'<details class=episode data-search="{_e(search)}"><summary>{_e(label)} · {badge}</summary>'
         f"<p><b>Goal:</b> {_e(episode.get('goal'))}</p>"
         "<table class=steps><tr><th>#</th><th>action</th><th>observation</th><th>valid</th><th>PR %</th></tr>"
-        + "".join(rows) + "</table></details>"
+        + "".join(rows)
+        + "</table></details>"
     )

@@ -21,14 +21,14 @@ import sys
 import threading
 import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agentgym_text.agents.base import Agent, Turn
-from agentgym_text.core.info import HELP_ACTION, EngineLost, FinishReason
+from agentgym_text.core.info import EngineLost, FinishReason
 from agentgym_text.core.registry import EnvEntry
 from agentgym_text.eval.plan import EpisodePlan, env_kwargs_for, plan_env, requested_task_ids, resolve_env_ids
 from agentgym_text.eval.ray_actors import init_ray
@@ -84,8 +84,13 @@ class EvalConfig:
 
     def resume_settings(self) -> dict[str, Any]:
         """The settings that change what an episode is: a resumed run must match them."""
-        return {"max_steps": self.max_steps, "seed": self.seed, "repeats": self.repeats,
-                "stop_after_repeats": self.stop_after_repeats, "env_args": self.env_args}
+        return {
+            "max_steps": self.max_steps,
+            "seed": self.seed,
+            "repeats": self.repeats,
+            "stop_after_repeats": self.stop_after_repeats,
+            "env_args": self.env_args,
+        }
 
 
 @dataclass
@@ -111,8 +116,13 @@ class RunResult:
 
     @property
     def complete(self) -> bool:
-        return (not self.errors and not self.agent_errors and not self.engine_errors and not self.unplayed
-                and self.skipped + self.finished == self.planned)
+        return (
+            not self.errors
+            and not self.agent_errors
+            and not self.engine_errors
+            and not self.unplayed
+            and self.skipped + self.finished == self.planned
+        )
 
 
 class _Progress:
@@ -141,8 +151,11 @@ class _Progress:
 
     def engine_error(self, env_id: str, error: str) -> None:
         self.engine_errors += 1
-        self._tqdm.write(f"warning: an episode of {env_id} ended with finish_reason=engine_error ({error}); it is "
-                         "played again on the next run.", file=sys.stderr)
+        self._tqdm.write(
+            f"warning: an episode of {env_id} ended with finish_reason=engine_error ({error}); it is "
+            "played again on the next run.",
+            file=sys.stderr,
+        )
 
     def close(self) -> None:
         self.bar.close()
@@ -186,8 +199,13 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     for entry in entries:
         try:
             plans[entry.env_id] = plan_env(
-                entry, config.tasks, seed=config.seed, repeats=config.repeats, max_steps=config.max_steps,
-                start_index=sum(len(p) for p in plans.values()), seen_task_ids=seen_task_ids,
+                entry,
+                config.tasks,
+                seed=config.seed,
+                repeats=config.repeats,
+                max_steps=config.max_steps,
+                start_index=sum(len(p) for p in plans.values()),
+                seen_task_ids=seen_task_ids,
                 env_kwargs=env_kwargs_for(entry.env_id, config.env_args),
             )
         except Exception as error:  # an env that cannot even be built (missing engine) must not stop the run
@@ -198,13 +216,16 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     unknown = [name for name in requested_task_ids(config.tasks) or () if name not in seen_task_ids]
     if unknown and not env_errors:
         names = ", ".join(entry.env_id for entry in entries)
-        raise ValueError(f"--tasks names task ids that no env of {names} has: {', '.join(unknown)}; "
-                         "`agentgym-text tasks <env id>` lists the task ids")
+        raise ValueError(
+            f"--tasks names task ids that no env of {names} has: {', '.join(unknown)}; "
+            "`agentgym-text tasks <env id>` lists the task ids"
+        )
     planned = sum(len(p) for p in plans.values())
     if planned == 0 and not errors:
         names = ", ".join(entry.env_id for entry in entries)
-        raise ValueError(f"--tasks {config.tasks!r} selects no task of {names}; `agentgym-text tasks <env id>` "
-                         "lists the task ids")
+        raise ValueError(
+            f"--tasks {config.tasks!r} selects no task of {names}; `agentgym-text tasks <env id>` lists the task ids"
+        )
     agent.preflight()
     settings = {
         **agent.describe(),
@@ -217,8 +238,9 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     store = RunStore(out)
     if config.replay == "all":
         store.clear()
-    finished = store.open(settings, {**agent.resume_settings(), **config.resume_settings()},
-                          replay=_replay_rule(config.replay))
+    finished = store.open(
+        settings, {**agent.resume_settings(), **config.resume_settings()}, replay=_replay_rule(config.replay)
+    )
     todo = {env_id: [p for p in env_plans if p.key not in finished] for env_id, env_plans in plans.items()}
     skipped = planned - sum(len(p) for p in todo.values())
     progress = _Progress(planned - skipped, agent.name, enabled=config.progress_bar and planned > skipped)
@@ -251,18 +273,34 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     wall = time.perf_counter() - started
     timings = dict(clock.totals, wall_s=wall)
     timings["overhead_s"] = max(0.0, wall - timings["setup_s"] - timings["agent_s"] - timings["env_s"])
-    return RunResult(Path(out), planned, skipped, done, errors, timings, agent_errors=progress.agent_errors,
-                     replayed=store.dropped, engine_errors=progress.engine_errors, unplayed=unplayed)
+    return RunResult(
+        Path(out),
+        planned,
+        skipped,
+        done,
+        errors,
+        timings,
+        agent_errors=progress.agent_errors,
+        replayed=store.dropped,
+        engine_errors=progress.engine_errors,
+        unplayed=unplayed,
+    )
 
 
 def _unplayed(plans: dict[str, list[EpisodePlan]], recorded: set[str], env_errors: dict[str, str]) -> list[dict]:
     """Every planned episode with no row in the folder, with the reason its env stopped (if one did)."""
-    missing = [{"env_id": env_id, "task_id": None, "repeat": None, "reason": reason}
-               for env_id, reason in env_errors.items() if env_id not in plans]
+    missing = [
+        {"env_id": env_id, "task_id": None, "repeat": None, "reason": reason}
+        for env_id, reason in env_errors.items()
+        if env_id not in plans
+    ]
     for env_id, env_plans in plans.items():
         reason = env_errors.get(env_id, "not played (the run was interrupted)")
-        missing += [{"env_id": env_id, "task_id": plan.task_id, "repeat": plan.repeat, "reason": reason}
-                    for plan in env_plans if plan.key not in recorded]
+        missing += [
+            {"env_id": env_id, "task_id": plan.task_id, "repeat": plan.repeat, "reason": reason}
+            for plan in env_plans
+            if plan.key not in recorded
+        ]
     return missing
 
 
@@ -288,9 +326,14 @@ def _run_env(
 
     def open_one() -> Slot:
         since = time.perf_counter()
-        slot = open_slot(env_id, mode, max_steps=config.max_steps, wrappers=agent.env_wrappers(),
-                         stop_after_repeats=config.stop_after_repeats,
-                         env_kwargs=env_kwargs_for(env_id, config.env_args))
+        slot = open_slot(
+            env_id,
+            mode,
+            max_steps=config.max_steps,
+            wrappers=agent.env_wrappers(),
+            stop_after_repeats=config.stop_after_repeats,
+            env_kwargs=env_kwargs_for(env_id, config.env_args),
+        )
         clock.add("setup_s", since)
         return slot
 
@@ -330,8 +373,16 @@ def _run_env(
     return finished[0]
 
 
-def _play(agent: Agent, slot: Slot, slot_index: int, plan: EpisodePlan, store: RunStore, progress: _Progress,
-          clock: _Clock, lock: threading.Lock) -> tuple[str, bool, EpisodeLog]:
+def _play(
+    agent: Agent,
+    slot: Slot,
+    slot_index: int,
+    plan: EpisodePlan,
+    store: RunStore,
+    progress: _Progress,
+    clock: _Clock,
+    lock: threading.Lock,
+) -> tuple[str, bool, EpisodeLog]:
     """One episode on ``slot``; returns its finish reason, success and log."""
     episode = EpisodeLog(plan)
     try:
@@ -343,8 +394,16 @@ def _play(agent: Agent, slot: Slot, slot_index: int, plan: EpisodePlan, store: R
     return reason, success, episode
 
 
-def _play_steps(agent: Agent, slot: Slot, slot_index: int, episode: EpisodeLog, store: RunStore,
-                progress: _Progress, clock: _Clock, lock: threading.Lock) -> tuple[str, bool]:
+def _play_steps(
+    agent: Agent,
+    slot: Slot,
+    slot_index: int,
+    episode: EpisodeLog,
+    store: RunStore,
+    progress: _Progress,
+    clock: _Clock,
+    lock: threading.Lock,
+) -> tuple[str, bool]:
     plan = episode.plan
     since = time.perf_counter()
     observation, info = slot.reset(plan.task_id, plan.seed)

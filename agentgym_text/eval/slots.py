@@ -52,8 +52,13 @@ def unbatch_info(infos: dict[str, Any], index: int) -> dict[str, Any]:
     return single
 
 
-def _env_factory(env_id: str, max_steps: int | None, wrappers: Sequence[Callable[[gym.Env], gym.Env]],
-                 stop_after_repeats: int | None, env_kwargs: dict[str, Any]) -> Callable[[], gym.Env]:
+def _env_factory(
+    env_id: str,
+    max_steps: int | None,
+    wrappers: Sequence[Callable[[gym.Env], gym.Env]],
+    stop_after_repeats: int | None,
+    env_kwargs: dict[str, Any],
+) -> Callable[[], gym.Env]:
     wrappers = tuple(wrappers)
     env_kwargs = dict(env_kwargs)
 
@@ -128,8 +133,7 @@ class Slot:
             return str(obs), float(reward), bool(terminated), bool(truncated), to_jsonable(info)
         assert self._vector is not None
         obs, rewards, terminations, truncations, infos = self._vector.step((action,))
-        return (str(obs[0]), float(rewards[0]), bool(terminations[0]), bool(truncations[0]),
-                unbatch_info(infos, 0))
+        return (str(obs[0]), float(rewards[0]), bool(terminations[0]), bool(truncations[0]), unbatch_info(infos, 0))
 
     def _call(self, name: str) -> Any:
         if self._env is not None:
@@ -153,7 +157,6 @@ class Slot:
             self._close_vector(self._vector)
         if self._remote is not None:
             self._remote.close()
-
 
     def _close_vector(self, vector: AsyncVectorEnv) -> None:
         if not self.dead:

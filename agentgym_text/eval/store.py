@@ -89,8 +89,11 @@ class RunStore:
                         f"{self.folder} holds a run with {key}={before.get(key)!r}, not {resume.get(key)!r}; "
                         "use another --out folder, or --rerun to start it over"
                     )
-            settings = {**previous, **settings, "env_ids": sorted(set(previous.get("env_ids", [])) |
-                                                                     set(settings.get("env_ids", [])))}
+            settings = {
+                **previous,
+                **settings,
+                "env_ids": sorted(set(previous.get("env_ids", [])) | set(settings.get("env_ids", []))),
+            }
         settings["resume"] = resume
         self.settings_path.write_text(json.dumps(settings, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         finished: dict[str, dict[str, Any]] = {}

@@ -41,8 +41,10 @@ __all__ = ["ChatEnv", "system_prompt", "family_of", "action_from_message", "NOT_
 NOT_RUN = "Not run: send one action per turn; only the first tool call of a message is played."
 
 _TEXT_FORMAT = "Reply with your next action only, on one line, in the form 'Action: <action>'."
-_TOOL_FORMAT = ("Each turn, make exactly one tool call; its result comes back as the tool's reply. "
-                "(You may also write 'Action: <action>' as plain text.)")
+_TOOL_FORMAT = (
+    "Each turn, make exactly one tool call; its result comes back as the tool's reply. "
+    "(You may also write 'Action: <action>' as plain text.)"
+)
 
 
 def family_of(env_id: str) -> str:
@@ -79,8 +81,9 @@ def _field(message: Any, name: str) -> Any:
     return getattr(message, name, None)
 
 
-def action_from_message(message: Any, *, react: bool = False, whole: bool = False,
-                        env: gym.Env | None = None) -> tuple[str, str | None]:
+def action_from_message(
+    message: Any, *, react: bool = False, whole: bool = False, env: gym.Env | None = None
+) -> tuple[str, str | None]:
     """The action text an assistant message plays and the id of the tool call it answers (None for text).
 
     A message without a readable action plays its raw text, so the env says what is wrong with it. A tool call
@@ -92,8 +95,10 @@ def action_from_message(message: Any, *, react: bool = False, whole: bool = Fals
     if calls:
         call = calls[0]
         function = _field(call, "function") or {}
-        return (action_from_tool_call(str(_field(function, "name") or ""), _field(function, "arguments"), env),
-                _field(call, "id") or "call_0")
+        return (
+            action_from_tool_call(str(_field(function, "name") or ""), _field(function, "arguments"), env),
+            _field(call, "id") or "call_0",
+        )
     content = _field(message, "content")
     if isinstance(content, list):  # content parts: keep the text ones
         content = "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
@@ -113,8 +118,15 @@ class ChatEnv:
     the whole history (the caller's assistant messages included, as sent).
     """
 
-    def __init__(self, env: str | gym.Env, *, tools: bool = False, react: bool = False, family: str | None = None,
-                 **make_kwargs: Any):
+    def __init__(
+        self,
+        env: str | gym.Env,
+        *,
+        tools: bool = False,
+        react: bool = False,
+        family: str | None = None,
+        **make_kwargs: Any,
+    ):
         if isinstance(env, str):
             import agentgym_text  # noqa: F401  (registers the ids)
 
@@ -135,8 +147,10 @@ class ChatEnv:
         observation, info = self.env.reset(seed=seed, options=options)
         self.tools = tool_schemas(self.env)
         self.messages = [
-            {"role": "system", "content": system_prompt(self.env, self.family, tools=self.use_tools,
-                                                         budget=info.get("max_steps"))},
+            {
+                "role": "system",
+                "content": system_prompt(self.env, self.family, tools=self.use_tools, budget=info.get("max_steps")),
+            },
             {"role": "user", "content": observation},
         ]
         self.info = info
@@ -147,8 +161,15 @@ class ChatEnv:
         """Play the action of ``message`` (an assistant message or its text); append it and the answer."""
         if isinstance(message, str):
             message = {"role": "assistant", "content": message}
-        message = dict(message) if isinstance(message, dict) else {
-            "role": "assistant", "content": _field(message, "content"), "tool_calls": _field(message, "tool_calls")}
+        message = (
+            dict(message)
+            if isinstance(message, dict)
+            else {
+                "role": "assistant",
+                "content": _field(message, "content"),
+                "tool_calls": _field(message, "tool_calls"),
+            }
+        )
         message.setdefault("role", "assistant")
         whole = reads_whole_replies(self.env.spec.id) if self.env.spec else False
         action, call_id = action_from_message(message, react=self.react, whole=whole, env=self.env)

@@ -61,8 +61,7 @@ def train_instances(env_id: str, size: int = DEFAULT_TRAIN_SIZE) -> list[tuple[d
     """``(env_kwargs, task_id, seed)`` of ``size`` training instances of ``env_id``."""
     split = get_entry(env_id).train_split
     if not split.available:
-        raise ValueError(f"{env_id} has no training split: {split.unavailable}. Use split='test' (the shipped "
-                         "tasks).")
+        raise ValueError(f"{env_id} has no training split: {split.unavailable}. Use split='test' (the shipped tasks).")
     if split.builder is not None:
         module, _, function = split.builder.partition(":")
         return getattr(importlib.import_module(module), function)(size)
@@ -82,13 +81,14 @@ def _instances(env_id: str, split: str, size: int | None) -> list[tuple[dict[str
     return [({}, task_id, 0) for task_id in ids]
 
 
-def iter_tasks(env_id: str, split: str = "test", *, limit: int | None = None, offset: int = 0,
-               tools: bool = False) -> Iterator[dict[str, Any]]:
+def iter_tasks(
+    env_id: str, split: str = "test", *, limit: int | None = None, offset: int = 0, tools: bool = False
+) -> Iterator[dict[str, Any]]:
     """Rows one by one (each reset once, to read the goal and first observation); see ``tasks``."""
     from agentgym_text.integrations.chat import ChatEnv
 
     size = None if limit is None else offset + limit
-    chosen = _instances(env_id, split, size)[offset: None if limit is None else offset + limit]
+    chosen = _instances(env_id, split, size)[offset : None if limit is None else offset + limit]
     envs: dict[str, ChatEnv] = {}
     try:
         for env_kwargs, task_id, seed in chosen:
@@ -115,8 +115,9 @@ def iter_tasks(env_id: str, split: str = "test", *, limit: int | None = None, of
             chat.close()
 
 
-def tasks(env_id: str, split: str = "test", *, limit: int | None = None, offset: int = 0,
-          tools: bool = False) -> list[dict[str, Any]]:
+def tasks(
+    env_id: str, split: str = "test", *, limit: int | None = None, offset: int = 0, tools: bool = False
+) -> list[dict[str, Any]]:
     """The rows of ``env_id``'s ``split``: env id and kwargs, task id, reset seed, goal, system prompt, first
     observation and the two as ``prompt`` messages. ``limit`` caps the count (the train split builds 200 unless
     told); ``tools=True`` words the system prompt for tool calls."""

@@ -42,8 +42,17 @@ class GroupEnv:
     ``(observations, rewards, terminated, truncated, infos)``.
     """
 
-    def __init__(self, env_id: str, task_id: str, group_size: int, *, seed: int = 0, chat: bool = False,
-                 tools: bool = False, **make_kwargs: Any):
+    def __init__(
+        self,
+        env_id: str,
+        task_id: str,
+        group_size: int,
+        *,
+        seed: int = 0,
+        chat: bool = False,
+        tools: bool = False,
+        **make_kwargs: Any,
+    ):
         import agentgym_text  # noqa: F401  (registers the ids)
 
         if group_size < 1:

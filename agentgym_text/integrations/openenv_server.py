@@ -30,9 +30,16 @@ import functools
 import logging
 import threading
 import uuid
-from typing import Any, Optional
+from typing import Any
 
-__all__ = ["TextAction", "TextObservation", "TextEnvState", "AgentGymEnvironment", "make_app", "serve"]
+__all__ = [  # noqa: F822  (the first four are built on first use: see __getattr__)
+    "TextAction",
+    "TextObservation",
+    "TextEnvState",
+    "AgentGymEnvironment",
+    "make_app",
+    "serve",
+]
 
 _MODELS = ("TextAction", "TextObservation", "TextEnvState", "AgentGymEnvironment")
 _UNSAFE_ENGINES = threading.RLock()
@@ -57,13 +64,14 @@ def _models() -> dict[str, type]:
     except ModuleNotFoundError as error:
         raise ModuleNotFoundError(
             f"the OpenEnv server needs the 'openenv' extra: pip install 'agentgym-text[openenv]' "
-            f"(missing module {error.name!r})", name=error.name) from error
+            f"(missing module {error.name!r})",
+            name=error.name,
+        ) from error
 
     class TextAction(Action):
         """One text action, e.g. ``{"message": "guess 0123"}``."""
 
         message: str = Field(..., description="the action text (the env reads it as an LLM's reply would be read)")
-
 
     class TextObservation(Observation):
         """What the env answered, with the suite's info fields as typed fields."""
@@ -74,20 +82,18 @@ def _models() -> dict[str, type]:
         progress_rate: float = Field(default=0.0, description="best progress so far, 0..1 (AgentBoard's r_t)")
         progress_now: float = 0.0
         valid: bool = True
-        invalid_reason: Optional[str] = None
-        finish_reason: Optional[str] = None
+        invalid_reason: str | None = None
+        finish_reason: str | None = None
         success: bool = False
         truncated: bool = False
         step: int = 0
         max_steps: int = 0
-
 
     class TextEnvState(State):
         env_id: str = ""
         task_id: str = ""
         progress_rate: float = 0.0
         done: bool = False
-
 
     class AgentGymEnvironment(Environment[TextAction, TextObservation, TextEnvState]):
         """One session's env: ``gym.make(env_id, **env_kwargs)`` behind openenv-core's ``Environment``."""
@@ -109,23 +115,41 @@ def _models() -> dict[str, type]:
 
         def _observation(self, text: str, info: dict, reward: float | None, terminated: bool, truncated: bool):
             return TextObservation(
-                text=text, goal=info["goal"], task_id=info["task_id"], progress_rate=info["progress_rate"],
-                progress_now=info["progress_now"], valid=info["valid"], invalid_reason=info["invalid_reason"],
-                finish_reason=info["finish_reason"], success=info["success"], truncated=bool(truncated),
-                step=info["step"], max_steps=info["max_steps"], reward=reward, done=bool(terminated or truncated),
+                text=text,
+                goal=info["goal"],
+                task_id=info["task_id"],
+                progress_rate=info["progress_rate"],
+                progress_now=info["progress_now"],
+                valid=info["valid"],
+                invalid_reason=info["invalid_reason"],
+                finish_reason=info["finish_reason"],
+                success=info["success"],
+                truncated=bool(truncated),
+                step=info["step"],
+                max_steps=info["max_steps"],
+                reward=reward,
+                done=bool(terminated or truncated),
             )
 
-        def reset(self, seed: Optional[int] = None, episode_id: Optional[str] = None, task_id: Optional[str] = None,
-                  task_index: Optional[int] = None, **kwargs: Any) -> TextObservation:
-            options = {key: value for key, value in (("task_id", task_id), ("task_index", task_index))
-                       if value is not None}
+        def reset(
+            self,
+            seed: int | None = None,
+            episode_id: str | None = None,
+            task_id: str | None = None,
+            task_index: int | None = None,
+            **kwargs: Any,
+        ) -> TextObservation:
+            options = {
+                key: value for key, value in (("task_id", task_id), ("task_index", task_index)) if value is not None
+            }
             with self._guard:
                 text, info = self.env.reset(seed=seed, options=options or None)
-            self._state = TextEnvState(episode_id=episode_id or str(uuid.uuid4()), step_count=0, env_id=self.env_id,
-                                       task_id=info["task_id"])
+            self._state = TextEnvState(
+                episode_id=episode_id or str(uuid.uuid4()), step_count=0, env_id=self.env_id, task_id=info["task_id"]
+            )
             return self._observation(text, info, None, False, False)
 
-        def step(self, action: TextAction, timeout_s: Optional[float] = None, **kwargs: Any) -> TextObservation:
+        def step(self, action: TextAction, timeout_s: float | None = None, **kwargs: Any) -> TextObservation:
             with self._guard:
                 text, reward, terminated, truncated, info = self.env.step(action.message)
             self._state.step_count += 1
@@ -141,8 +165,11 @@ def _models() -> dict[str, type]:
             import agentgym_text
 
             entry = next((e for e in agentgym_text.list_envs() if e.env_id == self.env_id), None)
-            return EnvironmentMetadata(name=self.env_id, description=entry.description if entry else self.env_id,
-                                       version=agentgym_text.__version__)
+            return EnvironmentMetadata(
+                name=self.env_id,
+                description=entry.description if entry else self.env_id,
+                version=agentgym_text.__version__,
+            )
 
         def close(self) -> None:
             if not self._closed:
@@ -184,8 +211,15 @@ class _DropClientGone(logging.Filter):
         return type(error).__name__ not in ("WebSocketDisconnect", "ClientDisconnected")
 
 
-def serve(env_id: str, *, host: str = "127.0.0.1", port: int = 8000, max_sessions: int = 8,
-          idle_timeout: float | None = None, **env_kwargs: Any) -> None:
+def serve(
+    env_id: str,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    max_sessions: int = 8,
+    idle_timeout: float | None = None,
+    **env_kwargs: Any,
+) -> None:
     """Run the server until interrupted (uvicorn)."""
     import uvicorn
 

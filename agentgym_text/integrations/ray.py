@@ -95,8 +95,10 @@ class RayVectorEnv(VectorEnv):
         self.restarts = 0
         self._actor_options = dict(actor_options or {})
         self._make = functools.partial(make_env, env_id, tuple(wrappers), **make_kwargs)
-        self._groups = [_Group(list(range(start, min(start + envs_per_actor, num_envs))))
-                        for start in range(0, num_envs, envs_per_actor)]
+        self._groups = [
+            _Group(list(range(start, min(start + envs_per_actor, num_envs))))
+            for start in range(0, num_envs, envs_per_actor)
+        ]
         self._group_of = {i: group for group in self._groups for i in group.indices}
         for group in self._groups:
             group.actor = spawn_actor(self._make, len(group.indices), self._actor_options)
@@ -159,10 +161,15 @@ class RayVectorEnv(VectorEnv):
     def _restart(self, group: _Group, error: BaseException) -> None:
         group.failures += 1
         if group.failures > self.max_restarts:
-            raise EngineLost(f"the actor of sub-envs {group.indices} of {self.env_id} died {group.failures} times "
-                             f"in a row: {error}") from error
-        logger.warning("the actor of sub-envs %s of %s died (%s); starting a new one", group.indices, self.env_id,
-                       type(error).__name__)
+            raise EngineLost(
+                f"the actor of sub-envs {group.indices} of {self.env_id} died {group.failures} times in a row: {error}"
+            ) from error
+        logger.warning(
+            "the actor of sub-envs %s of %s died (%s); starting a new one",
+            group.indices,
+            self.env_id,
+            type(error).__name__,
+        )
         kill_actor(group.actor)
         self.restarts += 1
         group.actor = spawn_actor(self._make, len(group.indices), self._actor_options)
@@ -189,15 +196,18 @@ class RayVectorEnv(VectorEnv):
         info = {**self._last_info[i], "finish_reason": FinishReason.ENGINE_ERROR.value, "success": False}
         return LOST_OBSERVATION, 0.0, False, True, info
 
-    def reset(self, *, seed: int | list[int | None] | None = None,
-              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         if seed is None:
             seed = [None] * self.num_envs
         elif isinstance(seed, int):
             seed = [seed + i for i in range(self.num_envs)]
         if len(seed) != self.num_envs:
-            raise ValueError(f"If seeds are passed as a list the length must match num_envs={self.num_envs} but "
-                             f"got length={len(seed)}.")
+            raise ValueError(
+                f"If seeds are passed as a list the length must match num_envs={self.num_envs} but "
+                f"got length={len(seed)}."
+            )
         mask = np.ones((self.num_envs,), dtype=np.bool_)
         if options is not None and "reset_mask" in options:
             options = dict(options)
@@ -265,8 +275,13 @@ class RayVectorEnv(VectorEnv):
         self._observations = concatenate(self.single_observation_space, self._env_obs, self._observations)
         if self.autoreset_mode != AutoresetMode.SAME_STEP:
             self._autoreset_envs = np.logical_or(self._terminations, self._truncations)
-        return (deepcopy(self._observations), np.copy(self._rewards), np.copy(self._terminations),
-                np.copy(self._truncations), infos)
+        return (
+            deepcopy(self._observations),
+            np.copy(self._rewards),
+            np.copy(self._terminations),
+            np.copy(self._truncations),
+            infos,
+        )
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """``name`` of every sub-env (called if callable); None for a sub-env whose actor just died."""

@@ -41,19 +41,25 @@ HELP_TOOL = TOOL_HELP_ACTION
 def act_tool_schemas(action_format: str = "", example: str = "") -> list[dict[str, Any]]:
     """The single ``act(command)`` tool."""
     hint = f" Actions: {action_format}" + (f", e.g. '{example}'" if example else "") + "." if action_format else ""
-    return [{
-        "type": "function",
-        "function": {
-            "name": ACT_TOOL,
-            "description": "Send one action to the environment and get its observation." + hint,
-            "parameters": {
-                "type": "object",
-                "properties": {"command": {"type": "string", "description": "the action, e.g. '"
-                                           + (example or "check valid actions") + "'"}},
-                "required": ["command"],
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": ACT_TOOL,
+                "description": "Send one action to the environment and get its observation." + hint,
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "command": {
+                            "type": "string",
+                            "description": "the action, e.g. '" + (example or "check valid actions") + "'",
+                        }
+                    },
+                    "required": ["command"],
+                },
             },
-        },
-    }]
+        }
+    ]
 
 
 def _text_env(env: Any) -> TextEnv | None:
@@ -111,5 +117,8 @@ def tool_call_from_action(action: str, call_id: str, env: Any = None) -> dict[st
     base = _text_env(env)
     call = base.action_tool_call(action) if base is not None else None
     name, arguments = call if call is not None else (ACT_TOOL, {"command": action})
-    return {"id": call_id, "type": "function",
-            "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}}
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)},
+    }

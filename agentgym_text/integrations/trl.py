@@ -38,8 +38,7 @@ from agentgym_text.core.function_tools import FunctionTool
 from agentgym_text.core.info import TOOL_HELP_ACTION
 from agentgym_text.core.text_env import TextEnv
 
-__all__ = ["environment_factory", "AgentGymToolEnv", "progress_reward", "success_reward", "train_dataset",
-           "REWARDS"]
+__all__ = ["environment_factory", "AgentGymToolEnv", "progress_reward", "success_reward", "train_dataset", "REWARDS"]
 
 REWARDS = ("progress", "success")
 _OVER = "The episode is over; no more actions are taken."
@@ -53,7 +52,7 @@ class AgentGymToolEnv:
     env_id: str = ""
     env_kwargs: dict[str, Any] = {}
     reward_kind: str = "progress"
-    instances: list["AgentGymToolEnv"] = []
+    instances: list[AgentGymToolEnv] = []
     """Every instance the factory made (TRL makes one per concurrent rollout)."""
 
     def __init__(self):
@@ -68,8 +67,7 @@ class AgentGymToolEnv:
         self.trajectory: list[tuple[str, str]] = []
         type(self).instances.append(self)
 
-    def reset(self, task_id: str | None = None, seed: int | None = None, prompt: Any = None,
-              **row: Any) -> str | None:
+    def reset(self, task_id: str | None = None, seed: int | None = None, prompt: Any = None, **row: Any) -> str | None:
         options = {"task_id": task_id} if task_id else None
         observation, info = self._env.reset(seed=None if seed is None else int(seed), options=options)
         self._info, self._over, self.calls, self.trajectory = info, False, 0, []
@@ -103,9 +101,11 @@ def _act_method(help_action: str, example: str) -> Callable:
     def act(self, command: str) -> str:
         return self._play(command)
 
-    act.__doc__ = (f"Send one action to the environment and get back what happens.\n\n"
-                   f"Args:\n    command: The action, e.g. '{example}' ('{help_action}' lists them).\n\n"
-                   f"Returns:\n    The observation.")
+    act.__doc__ = (
+        f"Send one action to the environment and get back what happens.\n\n"
+        f"Args:\n    command: The action, e.g. '{example}' ('{help_action}' lists them).\n\n"
+        f"Returns:\n    The observation."
+    )
     return act
 
 
@@ -122,8 +122,9 @@ def _function_method(function: FunctionTool) -> Callable:
     for param_name, schema in function.parameters.get("properties", {}).items():
         kind = _PYTHON_TYPES.get(schema.get("type"), str)
         default = inspect.Parameter.empty if param_name in required else None
-        parameters.append(inspect.Parameter(param_name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                            annotation=kind))
+        parameters.append(
+            inspect.Parameter(param_name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind)
+        )
         annotations[param_name] = kind
         description = schema.get("description") or param_name.replace("_", " ")
         if schema.get("enum"):
@@ -156,8 +157,10 @@ def _tool_methods(env_id: str, env_kwargs: dict[str, Any]) -> dict[str, Callable
         functions = base.tool_functions(every_task=True) if isinstance(base, TextEnv) else []
         if not functions:
             return {"act": _act_method(base.help_action, base.action_example)}
-        return {function.name: _help_method() if function.name == TOOL_HELP_ACTION else _function_method(function)
-                for function in functions}
+        return {
+            function.name: _help_method() if function.name == TOOL_HELP_ACTION else _function_method(function)
+            for function in functions
+        }
     finally:
         probe.close()
 
@@ -174,10 +177,18 @@ def environment_factory(env_id: str, *, reward: str = "progress", **env_kwargs: 
         raise ValueError(f"reward must be one of {REWARDS}")
     methods = _tool_methods(env_id, env_kwargs)
     class_name = "".join(ch for ch in env_id.split("/")[-1].split("-v")[0] if ch.isalnum()) + "ToolEnv"
-    env_class = type(class_name, (AgentGymToolEnv,), {
-        **methods, "env_id": env_id, "env_kwargs": dict(env_kwargs), "reward_kind": reward, "instances": [],
-        "__doc__": f"{env_id} for TRL: its actions as tool methods; get_reward() = {reward}.",
-    })
+    env_class = type(
+        class_name,
+        (AgentGymToolEnv,),
+        {
+            **methods,
+            "env_id": env_id,
+            "env_kwargs": dict(env_kwargs),
+            "reward_kind": reward,
+            "instances": [],
+            "__doc__": f"{env_id} for TRL: its actions as tool methods; get_reward() = {reward}.",
+        },
+    )
 
     def factory() -> AgentGymToolEnv:
         return env_class()

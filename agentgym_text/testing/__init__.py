@@ -85,8 +85,14 @@ def random_valid_rollout(
         action = actions[int(rng.integers(len(actions)))] if actions else "check valid actions"
         obs, reward, terminated, truncated, info = env.step(action)
         records.append(
-            {"action": action, "observation": obs, "reward": reward, "terminated": terminated,
-             "truncated": truncated, "info": info}
+            {
+                "action": action,
+                "observation": obs,
+                "reward": reward,
+                "terminated": terminated,
+                "truncated": truncated,
+                "info": info,
+            }
         )
         if terminated or truncated:
             break

@@ -79,7 +79,7 @@ class ScriptedChatServer:
         self._httpd.server_close()
         self._thread.join(timeout=5)
 
-    def __enter__(self) -> "ScriptedChatServer":
+    def __enter__(self) -> ScriptedChatServer:
         return self
 
     def __exit__(self, *exc: Any) -> None:

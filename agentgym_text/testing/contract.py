@@ -59,8 +59,9 @@ def check_gymnasium_checker(env_id: str) -> None:
         env.close()
 
 
-def check_random_episodes(env_id: str, seeds: Sequence[int] = (0, 1, 2), max_steps: int = 40,
-                          options: dict | None = None) -> None:
+def check_random_episodes(
+    env_id: str, seeds: Sequence[int] = (0, 1, 2), max_steps: int = 40, options: dict | None = None
+) -> None:
     """Info schema on every step, progress never falls, rewards sum to the final progress rate.
 
     ``options`` (here and below) pins the reset, e.g. ``{"task_index": 0}`` for ids whose tasks are costly."""
@@ -190,8 +191,9 @@ print(hashlib.sha256(trajectory_digest(records).encode()).hexdigest())
 """
 
 
-def check_same_trajectory_in_another_process(env_id: str, seed: int = 7, imports: Sequence[str] = (),
-                                             max_steps: int = 25, options: dict | None = None) -> None:
+def check_same_trajectory_in_another_process(
+    env_id: str, seed: int = 7, imports: Sequence[str] = (), max_steps: int = 25, options: dict | None = None
+) -> None:
     """Same seed, same actions -> the same transcript, here twice and in a process with another hash seed.
 
     The other process makes the env from this process's spec of ``env_id``; ``imports`` are modules it imports
@@ -208,8 +210,11 @@ def check_same_trajectory_in_another_process(env_id: str, seed: int = 7, imports
     assert digests[0] == digests[1]
     other = subprocess.run(
         [sys.executable, "-c", _DIGEST_SCRIPT, str(seed), str(max_steps), json.dumps(options), *imports],
-        input=base64.b64encode(pickle.dumps(gym.spec(env_id))).decode("ascii"), capture_output=True, text=True,
-        env={**os.environ, "PYTHONHASHSEED": "12345"}, timeout=600,
+        input=base64.b64encode(pickle.dumps(gym.spec(env_id))).decode("ascii"),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
+        timeout=600,
     )
     assert other.returncode == 0, other.stderr[-2000:]
     assert other.stdout.strip().splitlines()[-1] == digests[0]
@@ -244,7 +249,9 @@ def _same(got, want) -> bool:
     return got == want
 
 
-def check_vector_equals_single(env_id: str, mode: str = "sync", seeds: Sequence[int] = (3, 11), steps: int = 12) -> None:
+def check_vector_equals_single(
+    env_id: str, mode: str = "sync", seeds: Sequence[int] = (3, 11), steps: int = 12
+) -> None:
     """``gym.make_vec`` (default next-step autoreset) returns exactly what single envs return."""
     envs = gym.make_vec(env_id, num_envs=len(seeds), vectorization_mode=mode)
     singles = [_make(env_id) for _ in seeds]

@@ -12,8 +12,19 @@ import numpy as np
 __all__ = ["TrajectoryRecorder", "to_jsonable", "step_record", "STEP_FIELDS"]
 
 STEP_FIELDS = (
-    "step", "action", "observation", "reward", "terminated", "truncated", "progress_rate", "progress_now",
-    "valid", "invalid_reason", "finish_reason", "repeated", "repetition_rate",
+    "step",
+    "action",
+    "observation",
+    "reward",
+    "terminated",
+    "truncated",
+    "progress_rate",
+    "progress_now",
+    "valid",
+    "invalid_reason",
+    "finish_reason",
+    "repeated",
+    "repetition_rate",
 )
 """The fields of one step row, the same in ``TrajectoryRecorder`` files and an eval run's trajectories."""
 
@@ -37,21 +48,23 @@ def step_record(
     step: int, action: Any, observation: Any, reward: float, terminated: bool, truncated: bool, info: dict[str, Any]
 ) -> dict[str, Any]:
     """One step as a row of ``STEP_FIELDS`` (plain JSON types); the raw observation where a wrapper windowed it."""
-    return to_jsonable({
-        "step": int(step),
-        "action": action,
-        "observation": info.get("raw_observation", observation),
-        "reward": float(reward),
-        "terminated": bool(terminated),
-        "truncated": bool(truncated),
-        "progress_rate": info.get("progress_rate"),
-        "progress_now": info.get("progress_now"),
-        "valid": bool(info.get("valid", False)),
-        "invalid_reason": info.get("invalid_reason"),
-        "finish_reason": info.get("finish_reason"),
-        "repeated": info.get("repeated"),
-        "repetition_rate": info.get("repetition_rate"),
-    })
+    return to_jsonable(
+        {
+            "step": int(step),
+            "action": action,
+            "observation": info.get("raw_observation", observation),
+            "reward": float(reward),
+            "terminated": bool(terminated),
+            "truncated": bool(truncated),
+            "progress_rate": info.get("progress_rate"),
+            "progress_now": info.get("progress_now"),
+            "valid": bool(info.get("valid", False)),
+            "invalid_reason": info.get("invalid_reason"),
+            "finish_reason": info.get("finish_reason"),
+            "repeated": info.get("repeated"),
+            "repetition_rate": info.get("repetition_rate"),
+        }
+    )
 
 
 class TrajectoryRecorder(gym.Wrapper, gym.utils.RecordConstructorArgs):

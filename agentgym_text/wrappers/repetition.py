@@ -44,7 +44,9 @@ class RepetitionTracker(gym.Wrapper, gym.utils.RecordConstructorArgs):
         stop_after: int | None = None,
     ):
         gym.utils.RecordConstructorArgs.__init__(
-            self, similarity=similarity if isinstance(similarity, str) else "callable", threshold=threshold,
+            self,
+            similarity=similarity if isinstance(similarity, str) else "callable",
+            threshold=threshold,
             stop_after=stop_after,
         )
         gym.Wrapper.__init__(self, env)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 from agentgym_text.core.registry import family_folder
@@ -21,9 +21,7 @@ PROMPT_FILE = "prompt.json"
 
 STYLES = ("vanilla", "react")
 
-_VANILLA_FORMAT = (
-    "Reply with your next action only, on one line, in the form 'Action: <action>'."
-)
+_VANILLA_FORMAT = "Reply with your next action only, on one line, in the form 'Action: <action>'."
 _REACT_FORMAT = (
     "First think about what to do next, then act. Reply in exactly this form:\n"
     "Thought: <your reasoning, one short paragraph>\nAction: <one action>"
@@ -38,7 +36,7 @@ class FamilyPrompt:
     example: str
 
 
-@lru_cache(maxsize=None)
+@cache
 def _prompt_file(family: str) -> tuple[str, dict]:
     """The family whose ``prompt.json`` answers for ``family`` ("generic" when it has none) and the file's data."""
     source = resources.files(__name__).joinpath("generic.json")
@@ -59,7 +57,7 @@ def prompt_variants(family: str) -> dict[str | None, dict]:
     return variants
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_prompt(family: str, text_format: str | None = None) -> FamilyPrompt:
     """The prompt of ``family`` (the generic one when the family has none).
 

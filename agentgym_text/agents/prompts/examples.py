@@ -37,17 +37,18 @@ def parse_example(example: str) -> list[tuple[str, str]]:
     turns = []
     for mark, following in zip(marks, marks[1:] + [None]):
         end = following.start() if following else len(example)
-        turns.append((mark.group(1), example[mark.end():end].strip()))
+        turns.append((mark.group(1), example[mark.end() : end].strip()))
     return turns
 
 
 def _display(action: str) -> str:
     """An action as the example shows it after its ``Action:`` marker."""
-    return action[len("Action:"):].strip() if action.startswith("Action:") else action
+    return action[len("Action:") :].strip() if action.startswith("Action:") else action
 
 
-def record_example(env_id: str, task_id: str, actions: Sequence[str], seed: int = 0,
-                   env_kwargs: dict | None = None) -> str:
+def record_example(
+    env_id: str, task_id: str, actions: Sequence[str], seed: int = 0, env_kwargs: dict | None = None
+) -> str:
     """Play ``actions`` (``"expert"`` = the expert's move) on the task and write the example text."""
     import agentgym_text  # noqa: F401  (registers the ids)
 
@@ -67,8 +68,9 @@ def record_example(env_id: str, task_id: str, actions: Sequence[str], seed: int 
         env.close()
 
 
-def replay_example(env_id: str, task_id: str, example: str, seed: int = 0,
-                   env_kwargs: dict | None = None) -> list[tuple[str, str]]:
+def replay_example(
+    env_id: str, task_id: str, example: str, seed: int = 0, env_kwargs: dict | None = None
+) -> list[tuple[str, str]]:
     """Replay the example's actions (each sent as the model would: ``Action: ...``); returns (expected, got) for
     every observation that differs."""
     import agentgym_text  # noqa: F401

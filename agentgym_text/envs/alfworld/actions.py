@@ -18,8 +18,26 @@ from agentgym_text.core.info import InvalidReason
 
 __all__ = ["normalise", "why_invalid", "VERBS"]
 
-VERBS = ("look", "inventory", "help", "go to", "open", "close", "take", "move", "put", "examine", "use", "heat",
-         "cool", "clean", "slice", "toggle", "goto", "place")
+VERBS = (
+    "look",
+    "inventory",
+    "help",
+    "go to",
+    "open",
+    "close",
+    "take",
+    "move",
+    "put",
+    "examine",
+    "use",
+    "heat",
+    "cool",
+    "clean",
+    "slice",
+    "toggle",
+    "goto",
+    "place",
+)
 _PUT = re.compile(r"^(?:put|place) (.+?) (?:in/on|in|on|into|onto|to) (.+)$")
 _USING = re.compile(r"^(heat|cool|clean|slice) (.+?) using (.+)$")
 _ENTITY = re.compile(r"[a-z]+ \d+")
@@ -35,9 +53,9 @@ def normalise(text: str) -> str:
     if match := _USING.match(command):
         return f"{match.group(1)} {match.group(2)} with {match.group(3)}"
     if command.startswith("toggle "):
-        return "use " + command[len("toggle "):]
+        return "use " + command[len("toggle ") :]
     if command.startswith("goto "):
-        return "go to " + command[len("goto "):]
+        return "go to " + command[len("goto ") :]
     return command
 
 

@@ -23,7 +23,7 @@ __all__ = ["find_games", "world_from_game", "task_name", "UnsupportedGame", "MIS
 
 MISSING_MESSAGE = (
     "No ALFWorld games under {path}. Downloaded games are not shipped (about 2 GB): run `pip install alfworld` "
-    "then `alfworld-download`, and pass game_dir=\"$ALFWORLD_DATA/json_2.1.1/valid_unseen\" (the 134 games "
+    'then `alfworld-download`, and pass game_dir="$ALFWORLD_DATA/json_2.1.1/valid_unseen" (the 134 games '
     "AgentBoard evaluates on). Without game_dir the env plays games generated offline."
 )
 _UNSUPPORTED = ("inreceptacleobject", "isclean", "ishot", "iscool", "istoggled", "issliced", "holds", "opened")
@@ -40,9 +40,11 @@ def find_games(game_dir: str | Path) -> list[Path]:
     games = []
     if folder.is_dir():
         games = sorted(
-            path for path in folder.rglob("game.tw-pddl")
+            path
+            for path in folder.rglob("game.tw-pddl")
             if (path.parent / "traj_data.json").is_file()
-            and "movable" not in str(path.parent) and "Sliced" not in str(path.parent)
+            and "movable" not in str(path.parent)
+            and "Sliced" not in str(path.parent)
         )
     if not games:
         raise FileNotFoundError(MISSING_MESSAGE.format(path=folder))

@@ -71,8 +71,12 @@ class World:
         self.pickupable = frozenset(o for o in self.object_ids if o not in self.toggleable)
         self.capable = {
             verb: frozenset(o for o in self.object_ids if kinds[o] in groups[group])
-            for verb, group in (("heat", "Heatable"), ("cool", "Coolable"), ("clean", "Cleanable"),
-                                ("slice", "Sliceable"))
+            for verb, group in (
+                ("heat", "Heatable"),
+                ("cool", "Coolable"),
+                ("clean", "Cleanable"),
+                ("slice", "Sliceable"),
+            )
         }
         self.sliceable = self.capable["slice"]
         self.receptacle_objects = frozenset(o for o in self.object_ids if kinds[o] in RECEPTACLE_OBJECTS)
@@ -80,8 +84,9 @@ class World:
         contain = _can_contain()
         self.fits = {r: contain.get(self.rtype[r], frozenset()) for r in self.receptacle_ids}
         # an object outside every receptacle (possible in downloaded games) keeps its own location
-        self._start = {mangle(o["id"]): mangle(o["receptacle"]) if o.get("receptacle") else None
-                       for o in world["objects"]}
+        self._start = {
+            mangle(o["id"]): mangle(o["receptacle"]) if o.get("receptacle") else None for o in world["objects"]
+        }
         self._start_object_location = {
             o: self.location[r] if r is not None else mangle(spec["location"])
             for (o, r), spec in zip(self._start.items(), world["objects"])
@@ -131,7 +136,8 @@ class World:
             found[f"examine {rname}"] = ("examine_r", r)
             if r in self.openable:
                 found[f"close {rname}" if r in self.opened else f"open {rname}"] = (
-                    ("close", r) if r in self.opened else ("open", r))
+                    ("close", r) if r in self.opened else ("open", r)
+                )
             visible = self.visible(r)
             for o in self.contents[r]:
                 # examineObject's first disjunct (object in a visible receptacle here) never grounds in Fast
@@ -233,16 +239,21 @@ class World:
 
     def state_done(self, obj: str) -> bool:
         """Whether ``obj`` has the state change the task type asks for (always true for pick and pick-two)."""
-        flag = {"pick_clean_then_place_in_recep": self.clean, "pick_heat_then_place_in_recep": self.hot,
-                "pick_cool_then_place_in_recep": self.cool}.get(self.task_type)
+        flag = {
+            "pick_clean_then_place_in_recep": self.clean,
+            "pick_heat_then_place_in_recep": self.hot,
+            "pick_cool_then_place_in_recep": self.cool,
+        }.get(self.task_type)
         return flag is None or obj in flag
 
     def won(self) -> bool:
         if self.task_type == "look_at_obj_in_light":
             lamp_here = any(
-                self.otype[o] == self.goal_toggle and o in self.toggled
+                self.otype[o] == self.goal_toggle
+                and o in self.toggled
                 and self.location[self.inside[o]] == self.agent_location
-                for o in self.toggleable if self.inside[o] is not None
+                for o in self.toggleable
+                if self.inside[o] is not None
             )
             return lamp_here and self.held is not None and self.otype[self.held] == self.goal_object
         placed = self.instances_in_goal_receptacles()

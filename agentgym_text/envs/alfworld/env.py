@@ -9,10 +9,10 @@ from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.alfworld import render
 from agentgym_text.envs.alfworld.actions import normalise, why_invalid
+from agentgym_text.envs.alfworld.downloaded import world_from_game
 from agentgym_text.envs.alfworld.engine import World
 from agentgym_text.envs.alfworld.expert import expert_command
 from agentgym_text.envs.alfworld.subgoals import subgoals_for
-from agentgym_text.envs.alfworld.downloaded import world_from_game
 from agentgym_text.envs.alfworld.tasks import downloaded_tasks, load_world, make_tasks
 
 __all__ = ["AlfWorldEnv"]
@@ -53,8 +53,10 @@ class AlfWorldEnv(TextEnv):
     ):
         if game_dir is not None:
             if (task_type, floorplan, num_tasks) != (None, None, None):
-                raise ValueError("game_dir plays downloaded games; task_type, floorplan and num_tasks choose "
-                                 "generated ones: pass one or the other")
+                raise ValueError(
+                    "game_dir plays downloaded games; task_type, floorplan and num_tasks choose "
+                    "generated ones: pass one or the other"
+                )
             tasks, self._games = downloaded_tasks(str(game_dir)), None
         else:
             tasks, self._games = make_tasks(task_type, floorplan, num_tasks)

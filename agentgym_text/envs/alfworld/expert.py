@@ -78,8 +78,9 @@ def _next_action(world: World) -> Action | None:
         if world.task_type == "pick_two_obj_and_place":
             wanted = [o for o in instances if world.inside[o] != target]
         else:
-            wanted = [o for o in instances
-                      if world.inside[o] is None or world.rtype[world.inside[o]] != world.goal_receptacle]
+            wanted = [
+                o for o in instances if world.inside[o] is None or world.rtype[world.inside[o]] != world.goal_receptacle
+            ]
             wanted += [o for o in instances if o not in wanted]
         return _fetch(world, wanted)
     if world.task_type in _APPLIANCE and not world.state_done(held):

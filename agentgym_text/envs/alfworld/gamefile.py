@@ -21,7 +21,6 @@ from typing import Any
 __all__ = ["mangle", "pddl_problem", "grammar_with_goal", "traj_data", "tw_pddl_game", "export_game", "domain_text"]
 
 
-
 def mangle(thor_id: str) -> str:
     """A THOR id as ALFWorld's PDDL spells it (``fix_pddl_str_chars``), lower-cased as Fast Downward does."""
     for old, new in (("|", "_bar_"), ("+", "_plus_"), ("-", "_minus_"), (".", "_dot_"), (",", "_comma_")):
@@ -87,8 +86,12 @@ def pddl_problem(world: dict[str, Any]) -> str:
             lines.append(f"(toggleable {name})")
         else:
             lines.append(f"(pickupable {name})")
-        for flag, group in (("cleanable", "Cleanable"), ("heatable", "Heatable"), ("coolable", "Coolable"),
-                            ("sliceable", "Sliceable")):
+        for flag, group in (
+            ("cleanable", "Cleanable"),
+            ("heatable", "Heatable"),
+            ("coolable", "Coolable"),
+            ("sliceable", "Sliceable"),
+        ):
             if kind in actions[group]:
                 lines.append(f"({flag} {name})")
         if kind in RECEPTACLE_OBJECTS:

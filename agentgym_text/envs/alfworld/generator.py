@@ -49,7 +49,10 @@ TASK_TYPES = {
 SHORT_NAMES = {long: short for short, long in TASK_TYPES.items()}
 
 _ROOMS = {
-    "Kitchen": range(1, 31), "LivingRoom": range(201, 231), "Bedroom": range(301, 331), "Bathroom": range(401, 431)
+    "Kitchen": range(1, 31),
+    "LivingRoom": range(201, 231),
+    "Bedroom": range(301, 331),
+    "Bathroom": range(401, 431),
 }
 APPLIANCES = {"clean": "SinkBasin", "heat": "Microwave", "cool": "Fridge"}
 """The receptacle type each state-changing task type needs (the domain hard-codes these types)."""
@@ -123,8 +126,10 @@ def _receptacles(floorplan: int, rng: np.random.Generator) -> list[dict[str, Any
             x, z = points[int(rng.integers(len(points)))]
             y = float(rng.uniform(0.0, 1.2))
             base = f"{kind}|{_coord(x)}|{_coord(y)}|{_coord(z)}"
-            thor_id = {"SinkBasin": f"Sink|{_coord(x)}|{_coord(y)}|{_coord(z)}|SinkBasin",
-                       "BathtubBasin": f"Bathtub|{_coord(x)}|{_coord(y)}|{_coord(z)}|BathtubBasin"}.get(kind, base)
+            thor_id = {
+                "SinkBasin": f"Sink|{_coord(x)}|{_coord(y)}|{_coord(z)}|SinkBasin",
+                "BathtubBasin": f"Bathtub|{_coord(x)}|{_coord(y)}|{_coord(z)}|BathtubBasin",
+            }.get(kind, base)
             rotation = float(rng.choice([0, 90, 180, 270]))
             receptacles.append({"id": thor_id, "type": kind, "location": _grid_location(x, z, rotation, 30)})
     openable_types = set(constants.OPENABLE_CLASS_LIST)

@@ -33,7 +33,7 @@ class OfficialGame:
             sys.argv[:] = argv
 
     @classmethod
-    def from_file(cls, game_file: str | Path) -> "OfficialGame":
+    def from_file(cls, game_file: str | Path) -> OfficialGame:
         """A downloaded (or exported) ``game.tw-pddl``."""
         return cls(game=json.loads(Path(game_file).read_text()))
 

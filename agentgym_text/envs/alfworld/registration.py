@@ -17,8 +17,14 @@ FAMILY = Family(
             task_count=TASK_COUNT,
             description="ALFWorld's 6 household task types on 134 games generated from the alfworld wheel's floor "
             "plans (unseen-split proportions, test floor plans); ALFWorld's exact text, nothing to download.",
-            subskill_weights={"Memory": 1, "Planning": 1, "World Modeling": 3, "Self-Reflection": 3, "Grounding": 2,
-                          "Spatial Navigation": 1},
+            subskill_weights={
+                "Memory": 1,
+                "Planning": 1,
+                "World Modeling": 3,
+                "Self-Reflection": 3,
+                "Grounding": 2,
+                "Spatial Navigation": 1,
+            },
             subskill_source="AgentBoard Table 7",
             max_steps=MAX_STEPS,
         ),

@@ -80,11 +80,11 @@ def demangled_names(ids: Sequence[str]) -> dict[str, str]:
     return names
 
 
-def _contents(world: "World", receptacle: str) -> str:
+def _contents(world: World, receptacle: str) -> str:
     return display_list(["a " + world.names[o] for o in sorted(world.contents[receptacle])])
 
 
-def examine_receptacle(world: "World", receptacle: str) -> str:
+def examine_receptacle(world: World, receptacle: str) -> str:
     name = world.names[receptacle]
     if receptacle in world.openable:
         if receptacle in world.opened:
@@ -107,7 +107,7 @@ _OBJECT_STATES = (
 )
 
 
-def examine_object(world: "World", obj: str) -> str:
+def examine_object(world: World, obj: str) -> str:
     name = world.names[obj]
     if obj in world.receptacle_objects:
         return f"This is a normal {name}. In it, you see nothing."
@@ -122,13 +122,13 @@ def examine_object(world: "World", obj: str) -> str:
     return f"There's nothing special about {name}."
 
 
-def inventory(world: "World") -> str:
+def inventory(world: World) -> str:
     if world.held is None:
         return "You are not carrying anything."
     return f"You are carrying: a {world.names[world.held]}."
 
 
-def look(world: "World", *, intro: bool = False) -> str:
+def look(world: World, *, intro: bool = False) -> str:
     """The look text; away from every receptacle the ``look`` action lists nothing (its location is bound),
     while the intro, derived without a binding, lists every receptacle."""
     here = world.receptacles_at.get(world.agent_location, ())
@@ -145,6 +145,6 @@ def look(world: "World", *, intro: bool = False) -> str:
     return f"You are facing the {facing}. Next to it, you see {display_list(floor)}."
 
 
-def intro(world: "World") -> str:
+def intro(world: World) -> str:
     banner = "-= Welcome to TextWorld, ALFRED! =-"
     return f"{banner}\n\n{look(world, intro=True)}\n\nYour task is to: {world.goal_sentence}."

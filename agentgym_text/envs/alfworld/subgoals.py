@@ -59,22 +59,28 @@ def subgoals_for(world: World) -> list[Subgoal]:
     task_type = world.task_type
     if task_type in _VERBS:
         verb, flag = _VERBS[task_type]
-        goals.append(Subgoal(
-            f"{verb} the {obj}",
-            predicate=lambda w, flag=flag: any(w.otype[o] == kind for o in w.flag_sets[flag]),
-        ))
+        goals.append(
+            Subgoal(
+                f"{verb} the {obj}",
+                predicate=lambda w, flag=flag: any(w.otype[o] == kind for o in w.flag_sets[flag]),
+            )
+        )
     if task_type == "pick_two_obj_and_place":
-        goals.append(Subgoal(
-            f"put one {obj} in/on the {recep}",
-            predicate=lambda w: any(w.instances_in_goal_receptacles().values()),
-        ))
+        goals.append(
+            Subgoal(
+                f"put one {obj} in/on the {recep}",
+                predicate=lambda w: any(w.instances_in_goal_receptacles().values()),
+            )
+        )
         goals.append(Subgoal(f"put a second {obj} in/on the {recep}", predicate=World.won))
     elif task_type == "look_at_obj_in_light":
         lamp = world.goal_toggle.lower()
-        goals.append(Subgoal(
-            f"turn on the {lamp}",
-            predicate=lambda w: any(w.otype[o] == world.goal_toggle for o in w.toggled),
-        ))
+        goals.append(
+            Subgoal(
+                f"turn on the {lamp}",
+                predicate=lambda w: any(w.otype[o] == world.goal_toggle for o in w.toggled),
+            )
+        )
         goals.append(Subgoal(f"look at the {obj} under the {lamp}", predicate=World.won))
     else:
         goals.append(Subgoal(f"put the {obj} in/on the {recep}", predicate=World.won))

@@ -22,7 +22,13 @@ from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.envs.alfworld.registration import FAMILY
 
 __all__ = [
-    "TASK_COUNT", "DEFAULT_COUNTS", "task_specs", "make_tasks", "games_folder", "load_world", "task_id_for",
+    "TASK_COUNT",
+    "DEFAULT_COUNTS",
+    "task_specs",
+    "make_tasks",
+    "games_folder",
+    "load_world",
+    "task_id_for",
     "downloaded_tasks",
 ]
 
@@ -48,7 +54,7 @@ def task_specs(
     task_type: str | None = None, floorplan: int | None = None, num_tasks: int | None = None
 ) -> list[tuple[str, int, int]]:
     """(short type, floor plan, seed) triples: the default test set, or a requested set (train plans by default)."""
-    from agentgym_text.envs.alfworld.generator import TASK_TYPES, SHORT_NAMES, GenerationError, supported
+    from agentgym_text.envs.alfworld.generator import SHORT_NAMES, TASK_TYPES, GenerationError, supported
 
     if task_type is None and floorplan is None and num_tasks is None:
         counts, split = DEFAULT_COUNTS, "test"
@@ -94,9 +100,17 @@ def _build(triples: list[tuple[str, int, int]], folder: Path) -> None:
         while (command := expert_command(engine)) is not None:
             engine.step(command)
             steps += 1
-        index.append({"task_id": task_id, "task_type": short, "floorplan": floorplan, "seed": seed,
-                      "goal": world["goal"]["sentence"] + ".", "alfworld_type": world["goal"]["task_type"],
-                      "expert_steps": steps})
+        index.append(
+            {
+                "task_id": task_id,
+                "task_type": short,
+                "floorplan": floorplan,
+                "seed": seed,
+                "goal": world["goal"]["sentence"] + ".",
+                "alfworld_type": world["goal"]["task_type"],
+                "expert_steps": steps,
+            }
+        )
     (folder / "index.json").write_text(json.dumps(index, indent=1))
 
 
@@ -144,10 +158,12 @@ def downloaded_tasks(game_dir: str) -> TaskSet:
     tasks = []
     for game_file in find_games(game_dir):
         alfworld_type = game_file.parent.parent.name.split("-", 1)[0]
-        tasks.append(TaskSpec(
-            task_id=task_name(game_file),
-            params={"game_file": str(game_file), "alfworld_type": alfworld_type},
-            difficulty=FAMILY.difficulty.label(subgoal_count(alfworld_type)),
-            max_steps=DEFAULT_MAX_STEPS,
-        ))
+        tasks.append(
+            TaskSpec(
+                task_id=task_name(game_file),
+                params={"game_file": str(game_file), "alfworld_type": alfworld_type},
+                difficulty=FAMILY.difficulty.label(subgoal_count(alfworld_type)),
+                max_steps=DEFAULT_MAX_STEPS,
+            )
+        )
     return TaskSet(tasks)

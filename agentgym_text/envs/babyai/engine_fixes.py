@@ -11,7 +11,7 @@ stays self-contained.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from minigrid.envs.babyai.core.verifier import ActionInstr, SeqInstr
 
@@ -26,7 +26,7 @@ def _leaves(instr) -> list[ActionInstr]:
     return []
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fixed_class(cls: type) -> type:
     def verify_action(self, action):
         result = cls.verify_action(self, action)

@@ -10,10 +10,10 @@ from agentgym_text.envs.babyai.actions import parse_command
 from agentgym_text.envs.babyai.agentboard_text.mode import AgentBoardMode
 from agentgym_text.envs.babyai.expert import expert_action
 from agentgym_text.envs.babyai.instructions import build_subgoals
+from agentgym_text.envs.babyai.registration import FAMILY
 from agentgym_text.envs.babyai.render import describe_view, step_text
 from agentgym_text.envs.babyai.tasks import agentboard_tasks, procedural_tasks
 from agentgym_text.envs.babyai.world import BabyAIWorld, Refusal
-from agentgym_text.envs.babyai.registration import FAMILY
 
 __all__ = ["BabyAIEnv"]
 
@@ -127,9 +127,7 @@ class BabyAIEnv(TextEnv):
         event = world.execute(command)
         if isinstance(event, Refusal):
             return Outcome.invalid(f"{event.message}\n{describe_view(world.view())}", event.reason)
-        return Outcome(
-            observation=step_text(event, world.view()), terminated=event.terminated, success=event.success
-        )
+        return Outcome(observation=step_text(event, world.view()), terminated=event.terminated, success=event.success)
 
     def _progress(self) -> Progress:
         return self._tracker.update("", self.world)

@@ -140,8 +140,7 @@ def _route(world, targets, stands=None):
 
 def _has_closed_door(world, path) -> bool:
     return any(
-        (cell := world.env.grid.get(x, y)) is not None and cell.type == "door" and not cell.is_open
-        for x, y in path
+        (cell := world.env.grid.get(x, y)) is not None and cell.type == "door" and not cell.is_open for x, y in path
     )
 
 
@@ -156,7 +155,11 @@ def _walk_towards(world, targets, depth: int, stands=None) -> str:
     if route is None:
         return _clear_blocker(world, targets, depth)
     path, target = route
-    doors = [(i, env.grid.get(x, y)) for i, (x, y) in enumerate(path) if (c := env.grid.get(x, y)) is not None and c.type == "door"]
+    doors = [
+        (i, env.grid.get(x, y))
+        for i, (x, y) in enumerate(path)
+        if (c := env.grid.get(x, y)) is not None and c.type == "door"
+    ]
     closed = [door for _, door in doors if not door.is_open]
     if closed and closed[0].is_locked and not world.has_key_for(closed[0]) and depth < _MAX_DEPTH:
         return _fetch_key(world, closed[0].color, depth)

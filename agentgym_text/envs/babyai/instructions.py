@@ -12,7 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from minigrid.envs.babyai.core.verifier import (
-    ActionInstr, AndInstr, BeforeInstr, GoToInstr, PickupInstr, PutNextInstr,
+    ActionInstr,
+    AndInstr,
+    BeforeInstr,
+    GoToInstr,
+    PickupInstr,
+    PutNextInstr,
 )  # fmt: skip
 
 from agentgym_text.core.progress import Subgoal
@@ -28,7 +33,7 @@ class Clause:
     instr: ActionInstr
     parent: object | None
     side: str  # "a" or "b": which child of ``parent`` this clause (or its And group) is
-    after: list["Clause"] = field(default_factory=list)
+    after: list[Clause] = field(default_factory=list)
 
 
 def clauses(root) -> list[Clause]:
@@ -154,9 +159,7 @@ def build_subgoals(world) -> list[Subgoal]:
             moving, fixed = list(instr.desc_move.obj_set), list(instr.desc_fixed.obj_set)
             what_move, what_fixed = _describe(instr.desc_move), _describe(instr.desc_fixed)
             milestones += _navigation(world, moving, what_move)
-            milestones.append(
-                (f"pick up the {what_move} to move it", lambda w, o=moving: _carrying_one_of(w, o))
-            )
+            milestones.append((f"pick up the {what_move} to move it", lambda w, o=moving: _carrying_one_of(w, o)))
             if not _visible_now(world, fixed):
                 milestones.append((f"see the {what_fixed}", lambda w, o=fixed: _visible_now(w, o)))
             final = f"put the {what_move} next to the {what_fixed}"

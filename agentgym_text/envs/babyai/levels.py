@@ -37,10 +37,10 @@ ENGINE_KWARGS = {"GoToObjS6": {"room_size": 4}}
 
 
 def level_name(level: str) -> str:
-    """"BossLevel" from "BossLevel", "BabyAI-BossLevel-v0" or "babyai-bosslevel" (case-insensitive)."""
+    """ "BossLevel" from "BossLevel", "BabyAI-BossLevel-v0" or "babyai-bosslevel" (case-insensitive)."""
     text = level.strip()
     if text.lower().startswith("babyai-"):
-        text = text[len("babyai-"):]
+        text = text[len("babyai-") :]
     head, _, version = text.rpartition("-v")
     if head and version.isdigit():
         text = head
@@ -67,8 +67,9 @@ def _level_names() -> tuple[str, ...]:
     import gymnasium as gym
     import minigrid  # noqa: F401  (registers the BabyAI ids)
 
-    return tuple(sorted({env_id[len("BabyAI-"):].rsplit("-v", 1)[0] for env_id in gym.registry
-                         if env_id.startswith("BabyAI-")}))
+    return tuple(
+        sorted({env_id[len("BabyAI-") :].rsplit("-v", 1)[0] for env_id in gym.registry if env_id.startswith("BabyAI-")})
+    )
 
 
 def _generation_note(*args: object, sep: str | None = " ", **_print_options: object) -> None:

@@ -17,8 +17,14 @@ FAMILY = Family(
             description="BabyAI grid worlds (minigrid) in text: AgentBoard's 28 levels x 4 seeds in AgentBoard's "
             "words (text_format='clear' for this package's own text), or gym.make(..., level=<any BabyAI level>) "
             "to draw instances from the seed.",
-            subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 2,
-                          "Spatial Navigation": 1},
+            subskill_weights={
+                "Memory": 1,
+                "Planning": 2,
+                "World Modeling": 2,
+                "Self-Reflection": 2,
+                "Grounding": 2,
+                "Spatial Navigation": 1,
+            },
             subskill_source="AgentBoard Table 7",
         ),
     ),

@@ -46,9 +46,7 @@ def describe_view(view: View) -> str:
     """The description of the current view (objects, wall ahead, what is carried)."""
     parts = []
     if view.visible:
-        parts.append(
-            "You see: " + "; ".join(f"{object_label(v.name, v.obj)}: {_where(v)}" for v in view.visible) + "."
-        )
+        parts.append("You see: " + "; ".join(f"{object_label(v.name, v.obj)}: {_where(v)}" for v in view.visible) + ".")
     else:
         parts.append("You see no objects.")
     if view.wall_ahead is not None:

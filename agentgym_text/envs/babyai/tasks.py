@@ -61,7 +61,9 @@ def agentboard_tasks() -> TaskSet:
 def procedural_tasks(level: str) -> TaskSet:
     """One task whose instance is drawn from the reset seed (its goal and difficulty are known after reset)."""
     name = level_name(level)
-    return TaskSet([TaskSpec(task_id(name, None), params={"level": name, "seed": None}, max_steps=PROCEDURAL_MAX_STEPS)])
+    return TaskSet(
+        [TaskSpec(task_id(name, None), params={"level": name, "seed": None}, max_steps=PROCEDURAL_MAX_STEPS)]
+    )
 
 
 def write_task_file(path: Path = TASK_FILE) -> list[dict]:
@@ -102,6 +104,11 @@ def write_task_file(path: Path = TASK_FILE) -> list[dict]:
 def training_instances(size: int) -> list[TrainInstance]:
     """The train split: AgentBoard's 28 levels in turn, drawn procedurally (``level=``) from reset seeds from
     ``TRAIN_SEED_BASE`` on (AgentBoard's instances use fixed engine seeds 1234-1237)."""
-    return [({"level": AGENTBOARD_LEVELS[index % len(AGENTBOARD_LEVELS)]},
-             task_id(AGENTBOARD_LEVELS[index % len(AGENTBOARD_LEVELS)], None), TRAIN_SEED_BASE + index)
-            for index in range(size)]
+    return [
+        (
+            {"level": AGENTBOARD_LEVELS[index % len(AGENTBOARD_LEVELS)]},
+            task_id(AGENTBOARD_LEVELS[index % len(AGENTBOARD_LEVELS)], None),
+            TRAIN_SEED_BASE + index,
+        )
+        for index in range(size)
+    ]

@@ -16,8 +16,19 @@ from agentgym_text.envs.babyai.engine_fixes import fix_strict_sequences
 from agentgym_text.envs.babyai.events import Event, View
 from agentgym_text.envs.babyai.levels import make_engine
 from agentgym_text.envs.babyai.navigation import (
-    DROP, FORWARD, LEFT, PICKUP, RIGHT, TOGGLE, Plan, Reachability, crossing_neighbours, face_plan,
-    is_passable, path_actions, reachability,
+    DROP,
+    FORWARD,
+    LEFT,
+    PICKUP,
+    RIGHT,
+    TOGGLE,
+    Plan,
+    Reachability,
+    crossing_neighbours,
+    face_plan,
+    is_passable,
+    path_actions,
+    reachability,
 )  # fmt: skip
 from agentgym_text.envs.babyai.perception import Perception
 from agentgym_text.envs.babyai.render import door_state, object_label
@@ -171,9 +182,7 @@ class BabyAIWorld:
         obj = names.get(name)
         if obj is None:
             known = ", ".join(names.names()) or "nothing yet"
-            return Refusal(
-                f"You have not seen a {name}. Objects you have seen: {known}.", InvalidReason.UNKNOWN_OBJECT
-            )
+            return Refusal(f"You have not seen a {name}. Objects you have seen: {known}.", InvalidReason.UNKNOWN_OBJECT)
         return name, obj
 
     def _check_low_level(self, kind: str) -> Plan | Refusal:

@@ -46,16 +46,18 @@ def read_object(text: str) -> dict | None:
 
 def _position(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
-        raise broken_rule(f"target_position must be a number from 0 to 3, not {value!r:.40}.",
-                          InvalidReason.BAD_ARGUMENT)
+        raise broken_rule(
+            f"target_position must be a number from 0 to 3, not {value!r:.40}.", InvalidReason.BAD_ARGUMENT
+        )
     return int(str(value).strip())
 
 
 def _fish_name(value: object, field: str) -> str:
     name = str(value).strip().lower() if isinstance(value, str) else ""
     if name not in FISH_TYPES:
-        raise broken_rule(f"{field} must be one of {', '.join(FISH_TYPES)}, not {value!r:.40}.",
-                          InvalidReason.BAD_ARGUMENT)
+        raise broken_rule(
+            f"{field} must be one of {', '.join(FISH_TYPES)}, not {value!r:.40}.", InvalidReason.BAD_ARGUMENT
+        )
     return name
 
 
@@ -73,6 +75,7 @@ def parse_move(value: dict, own_lineup: list[str]) -> Move:
     kind = _fish_name(value["pick_fish"], "pick_fish")
     action = str(value["action"]).strip().lower() if isinstance(value["action"], str) else ""
     if action not in ("normal", "active"):
-        raise broken_rule(f"action must be 'normal' or 'active', not {value['action']!r:.40}.",
-                          InvalidReason.BAD_ARGUMENT)
+        raise broken_rule(
+            f"action must be 'normal' or 'active', not {value['action']!r:.40}.", InvalidReason.BAD_ARGUMENT
+        )
     return Move(own_lineup.index(kind), action, _position(value["target_position"]))

@@ -28,8 +28,21 @@ from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import InvalidReason
 
 __all__ = [
-    "FISH_TYPES", "ACTIVE", "PASSIVE", "MAX_HP", "BASE_ATTACK", "MAX_ROUNDS", "Fish", "Game", "Move",
-    "broken_rule", "new_game", "apply_guess", "apply_move", "check_move", "winner",
+    "FISH_TYPES",
+    "ACTIVE",
+    "PASSIVE",
+    "MAX_HP",
+    "BASE_ATTACK",
+    "MAX_ROUNDS",
+    "Fish",
+    "Game",
+    "Move",
+    "broken_rule",
+    "new_game",
+    "apply_guess",
+    "apply_move",
+    "check_move",
+    "winner",
 ]
 
 FISH_TYPES = ("spray", "flame", "eel", "sunfish")
@@ -61,7 +74,7 @@ class Fish:
     def alive(self) -> bool:
         return self.hp > 0
 
-    def copy(self) -> "Fish":
+    def copy(self) -> Fish:
         return Fish(self.kind, self.hp, self.atk, self.revealed, self.wound)
 
 
@@ -90,7 +103,7 @@ class Game:
     """(side, position, skill or passive name) for every skill used and passive triggered, in order: what
     the other side can observe about hidden fish."""
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         return Game([[fish.copy() for fish in team] for team in self.teams], self.round, [], [])
 
     def alive(self, side: int) -> list[int]:
@@ -156,8 +169,9 @@ def apply_guess(game: Game, side: int, target: int, kind: str) -> bool:
     """``side`` guesses that the other side's fish ``target`` is ``kind``; True when right (rules checked)."""
     other = 1 - side
     if kind not in FISH_TYPES:
-        raise broken_rule(f"'{kind}' is not a fish type; the types are {', '.join(FISH_TYPES)}.",
-                          InvalidReason.BAD_ARGUMENT)
+        raise broken_rule(
+            f"'{kind}' is not a fish type; the types are {', '.join(FISH_TYPES)}.", InvalidReason.BAD_ARGUMENT
+        )
     if not 0 <= target < 4:
         raise broken_rule(f"target_position must be 0, 1, 2 or 3, not {target}.", InvalidReason.BAD_ARGUMENT)
     fish = game.teams[other][target]
@@ -183,8 +197,9 @@ def check_move(game: Game, side: int, move: Move) -> None:
     """Raise ``ActionError`` naming the broken rule when ``move`` is not allowed for ``side``."""
     team, other = game.teams[side], 1 - side
     if not 0 <= move.fish < 4:
-        raise broken_rule(f"pick_fish must name one of your four fish, not position {move.fish}.",
-                          InvalidReason.BAD_ARGUMENT)
+        raise broken_rule(
+            f"pick_fish must name one of your four fish, not position {move.fish}.", InvalidReason.BAD_ARGUMENT
+        )
     if move.action not in ("normal", "active"):
         raise broken_rule(f"action must be 'normal' or 'active', not '{move.action}'.", InvalidReason.BAD_ARGUMENT)
     if not 0 <= move.target < 4:
@@ -196,7 +211,9 @@ def check_move(game: Game, side: int, move: Move) -> None:
     if skill == "infight":
         mate = team[move.target]
         if move.target == move.fish:
-            raise broken_rule(f"Rule: Infight cannot target the acting fish itself ({actor.kind}); pick a live teammate.")
+            raise broken_rule(
+                f"Rule: Infight cannot target the acting fish itself ({actor.kind}); pick a live teammate."
+            )
         if not mate.alive:
             raise broken_rule(f"Rule: Infight must target a live teammate; your fish {move.target} is dead.")
     elif skill == "normal" and not game.teams[other][move.target].alive:
@@ -210,8 +227,10 @@ def apply_move(game: Game, side: int, move: Move) -> None:
     actor = team[move.fish]
     who = "You" if side == 0 else "The enemy"
     if move.action == "normal":
-        game.events.append(f"{who}: {actor.kind if side == 0 or actor.revealed else 'fish ' + str(move.fish)} "
-                           f"(position {move.fish}) normal attack on {_name(other, move.target)}")
+        game.events.append(
+            f"{who}: {actor.kind if side == 0 or actor.revealed else 'fish ' + str(move.fish)} "
+            f"(position {move.fish}) normal attack on {_name(other, move.target)}"
+        )
         _attacked(game, other, move.target, actor.atk // 2, (side, move.fish))
     elif ACTIVE[actor.kind] == "aoe":
         damage = int(actor.atk * AOE_SHARE)
@@ -221,8 +240,10 @@ def apply_move(game: Game, side: int, move: Move) -> None:
             _attacked(game, other, pos, damage, (side, move.fish))
     else:
         game.signals.append((side, move.fish, "infight"))
-        game.events.append(f"{who}: fish {move.fish} used Infight on teammate {move.target} "
-                           f"({INFIGHT_DAMAGE} damage to it, attack +{INFIGHT_GAIN})")
+        game.events.append(
+            f"{who}: fish {move.fish} used Infight on teammate {move.target} "
+            f"({INFIGHT_DAMAGE} damage to it, attack +{INFIGHT_GAIN})"
+        )
         _hurt(game, side, move.target, INFIGHT_DAMAGE)
         actor.atk += INFIGHT_GAIN
 

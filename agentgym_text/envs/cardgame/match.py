@@ -7,7 +7,14 @@ always sees the state at the start of its own next phase.
 from __future__ import annotations
 
 from agentgym_text.envs.cardgame.game import (
-    MAX_ROUNDS, Game, Move, apply_guess, apply_move, broken_rule, new_game, winner,
+    MAX_ROUNDS,
+    Game,
+    Move,
+    apply_guess,
+    apply_move,
+    broken_rule,
+    new_game,
+    winner,
 )
 from agentgym_text.envs.cardgame.opponent import Opponent
 
@@ -15,7 +22,7 @@ __all__ = ["Match", "PHASE_RULE"]
 
 PHASE_RULE = {
     "guess": 'it is the guess phase now; first guess a hidden enemy fish {"guess_type": ..., "target_position": ...}.',
-    "action": 'it is the action phase now, not the guess phase; send a move '
+    "action": "it is the action phase now, not the guess phase; send a move "
     '{"pick_fish": ..., "action": ..., "target_position": ...}.',
 }
 
@@ -33,7 +40,7 @@ class Match:
         self.last_guess_right: bool | None = None
         self._begin_agent_turn()
 
-    def copy(self) -> "Match":
+    def copy(self) -> Match:
         other = Match.__new__(Match)
         other.game, other.opponent = self.game.copy(), self.opponent.copy()
         other.game.signals = list(self.game.signals)

@@ -30,7 +30,7 @@ class Opponent:
         self.last_enemy_actor: int | None = None
         self._seen = 0
 
-    def copy(self) -> "Opponent":
+    def copy(self) -> Opponent:
         other = Opponent.__new__(Opponent)
         other.rng = np.random.default_rng()
         other.rng.bit_generator.state = self.rng.bit_generator.state
@@ -42,7 +42,7 @@ class Opponent:
 
     def observe(self, game: Game, agent_actor: int | None = None) -> None:
         """Take in the skills and passives the agent's fish showed (``game.signals``) and who acted last."""
-        for side, pos, clue in game.signals[self._seen:]:
+        for side, pos, clue in game.signals[self._seen :]:
             if side == 0:
                 self.clues[pos].add(clue)
         self._seen = len(game.signals)
@@ -51,6 +51,7 @@ class Opponent:
 
     def guessed_wrong(self, pos: int, kind: str) -> None:
         self.wrong.add((pos, kind))
+
     def guess(self, game: Game) -> tuple[int, str] | None:
         hidden = game.hidden_alive(0)
         if not hidden:

@@ -15,8 +15,14 @@ FAMILY = Family(
             task_count=TASK_COUNT,
             description="Aquawar (AgentBench DCG): guess the hidden enemy fish, then attack; win against a "
             "rule-based opponent.",
-            subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 1, "Grounding": 2,
-                          "Spatial Navigation": 0},
+            subskill_weights={
+                "Memory": 1,
+                "Planning": 2,
+                "World Modeling": 2,
+                "Self-Reflection": 1,
+                "Grounding": 2,
+                "Spatial Navigation": 0,
+            },
             max_steps=60,
         ),
     ),

@@ -25,9 +25,32 @@ from agentgym_text.core.info import InvalidReason
 
 __all__ = ["DbAction", "parse_action", "operation", "answer", "SQL_KEYWORDS"]
 
-SQL_KEYWORDS = frozenset({"select", "with", "insert", "update", "delete", "replace", "create", "drop", "alter",
-                          "pragma", "explain", "values", "attach", "detach", "vacuum", "begin", "commit",
-                          "rollback", "savepoint", "release", "reindex", "analyze"})
+SQL_KEYWORDS = frozenset(
+    {
+        "select",
+        "with",
+        "insert",
+        "update",
+        "delete",
+        "replace",
+        "create",
+        "drop",
+        "alter",
+        "pragma",
+        "explain",
+        "values",
+        "attach",
+        "detach",
+        "vacuum",
+        "begin",
+        "commit",
+        "rollback",
+        "savepoint",
+        "release",
+        "reindex",
+        "analyze",
+    }
+)
 _FENCE = re.compile(r"```[ \t]*(?:sql|sqlite|mysql|postgresql)?[ \t]*\n?(.*?)```", re.IGNORECASE | re.DOTALL)
 _OPERATION = re.compile(r"action\s*[:：]\s*\**\s*operation\b", re.IGNORECASE)
 _ANSWER = re.compile(r"final\s+answer\s*[:：]\s*(.*)", re.IGNORECASE | re.DOTALL)
@@ -55,8 +78,9 @@ def answer(values: list) -> str:
 def _answer_values(text: str) -> tuple:
     body = text.strip().splitlines()[0].strip() if text.strip() else ""
     if not body:
-        raise ActionError("'Final Answer:' is empty; write e.g. Final Answer: [\"value1\", \"value2\"].",
-                          InvalidReason.UNPARSABLE)
+        raise ActionError(
+            '\'Final Answer:\' is empty; write e.g. Final Answer: ["value1", "value2"].', InvalidReason.UNPARSABLE
+        )
     if len(body) > _MAX_ANSWER_CHARS:
         raise ActionError("The final answer is too long.", InvalidReason.UNPARSABLE)
     if body[0] == "[":
@@ -67,8 +91,10 @@ def _answer_values(text: str) -> tuple:
                 continue
             if isinstance(value, list):
                 return tuple(_scalar(item) for item in value)
-        raise ActionError("The final answer looks like a list but cannot be read; use a JSON list such as "
-                          "[\"Lisbon\", 3].", InvalidReason.UNPARSABLE)
+        raise ActionError(
+            'The final answer looks like a list but cannot be read; use a JSON list such as ["Lisbon", 3].',
+            InvalidReason.UNPARSABLE,
+        )
     return (_scalar(body.strip("'\"")),)
 
 
@@ -87,7 +113,7 @@ def parse_action(text: str) -> DbAction:
         if fence and fence.group(1).strip():
             return DbAction("sql", sql=fence.group(1).strip())
         if _OPERATION.search(text):
-            rest = text[_OPERATION.search(text).end():].strip()  # type: ignore[union-attr]
+            rest = text[_OPERATION.search(text).end() :].strip()  # type: ignore[union-attr]
             if _first_word(rest) in SQL_KEYWORDS:
                 return DbAction("sql", sql=rest)
         raise ActionError("Action: Operation needs one SQL statement in a ```sql code block.", InvalidReason.UNPARSABLE)
@@ -100,7 +126,7 @@ def parse_action(text: str) -> DbAction:
         return DbAction("sql", sql=text.strip())
     raise ActionError(
         "Unreadable action. Either run SQL:\nAction: Operation\n```sql\nSELECT * FROM table;\n```\n"
-        "or answer:\nAction: Answer\nFinal Answer: [\"ANSWER1\", \"ANSWER2\"]",
+        'or answer:\nAction: Answer\nFinal Answer: ["ANSWER1", "ANSWER2"]',
         InvalidReason.UNPARSABLE,
     )
 

@@ -23,15 +23,33 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
-    "Database", "Result", "first_keyword", "quote", "sql_literal", "create_statement", "normalise_value",
-    "normalise_rows", "content_hash", "MAX_RESULT_CHARS",
+    "Database",
+    "Result",
+    "first_keyword",
+    "quote",
+    "sql_literal",
+    "create_statement",
+    "normalise_value",
+    "normalise_rows",
+    "content_hash",
+    "MAX_RESULT_CHARS",
 ]
 
 MAX_RESULT_CHARS = 4000
 """Longer result text is cut with a marker (AgentBench truncates long outputs too)."""
 _MAX_VM_STEPS = 2_000_000
-_READ_PRAGMAS = {"table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
-                 "foreign_key_list", "database_list", "collation_list", "function_list"}
+_READ_PRAGMAS = {
+    "table_info",
+    "table_xinfo",
+    "table_list",
+    "index_list",
+    "index_info",
+    "index_xinfo",
+    "foreign_key_list",
+    "database_list",
+    "collation_list",
+    "function_list",
+}
 _DENIED = {sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH}
 
 
@@ -40,8 +58,13 @@ def _authorizer(action: int, arg1: Any, arg2: Any, dbname: Any, source: Any) -> 
         return sqlite3.SQLITE_DENY
     if action == sqlite3.SQLITE_PRAGMA:
         return sqlite3.SQLITE_OK if str(arg1).lower() in _READ_PRAGMAS else sqlite3.SQLITE_DENY
-    if action == sqlite3.SQLITE_FUNCTION and str(arg2).lower() in {"load_extension", "readfile", "writefile",
-                                                                    "edit", "fts3_tokenizer"}:
+    if action == sqlite3.SQLITE_FUNCTION and str(arg2).lower() in {
+        "load_extension",
+        "readfile",
+        "writefile",
+        "edit",
+        "fts3_tokenizer",
+    }:
         return sqlite3.SQLITE_DENY
     return sqlite3.SQLITE_OK
 
@@ -111,8 +134,9 @@ class Database:
         return Result(rows=[tuple(row) for row in rows], columns=columns, is_query=cursor.description is not None)
 
     def table_exists(self, name: str | None = None) -> bool:
-        row = self.connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                                      (name or self.table["name"],)).fetchone()
+        row = self.connection.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name or self.table["name"],)
+        ).fetchone()
         return row is not None
 
     def table_rows(self, name: str | None = None) -> list[tuple] | None:

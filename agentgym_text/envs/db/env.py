@@ -15,7 +15,7 @@ from agentgym_text.envs.db.expert import expert_action
 from agentgym_text.envs.db.postgres import PostgresDatabase
 from agentgym_text.envs.db.questions import MODIFICATION_TYPES
 from agentgym_text.envs.db.scoring import answer_correct, result_match, table_progress
-from agentgym_text.envs.db.tasks import TASK_COUNT, gold_outcome, make_tasks
+from agentgym_text.envs.db.tasks import TASK_COUNT, make_tasks
 
 __all__ = ["DbEnv", "BEFORE_ANSWER"]
 
@@ -63,8 +63,11 @@ class DbEnv(TextEnv):
         if self._db is not None:
             self._db.close()
         self._params = dict(task.params)
-        self._db = (Database(self._params["table"]) if self.db_url is None
-                    else PostgresDatabase(self._params["table"], self.db_url))
+        self._db = (
+            Database(self._params["table"])
+            if self.db_url is None
+            else PostgresDatabase(self._params["table"], self.db_url)
+        )
         self._modification = self._params["qtype"] in MODIFICATION_TYPES
         self._latest_rows = None
         self._gold_ran = False
@@ -84,9 +87,13 @@ class DbEnv(TextEnv):
         except ActionError as error:
             if not self.strict:
                 raise
-            return Outcome(observation=f"{error} The episode ends (invalid format).", valid=False,
-                           invalid_reason=error.reason.value, terminated=True,
-                           finish_reason=FinishReason.INVALID_FORMAT.value)
+            return Outcome(
+                observation=f"{error} The episode ends (invalid format).",
+                valid=False,
+                invalid_reason=error.reason.value,
+                terminated=True,
+                finish_reason=FinishReason.INVALID_FORMAT.value,
+            )
         if parsed.kind == "answer":
             return self._answer(parsed.answer)
         result = self._db.run(parsed.sql)
@@ -140,15 +147,21 @@ class DbEnv(TextEnv):
     def _help_text(self) -> str:
         return (
             "Valid actions: run one SQL statement with\nAction: Operation\n```sql\nSELECT * FROM table;\n```\n"
-            "or commit your answer with\nAction: Answer\nFinal Answer: [\"ANSWER1\", \"ANSWER2\", ...]\n"
+            'or commit your answer with\nAction: Answer\nFinal Answer: ["ANSWER1", "ANSWER2", ...]\n'
             "For insert/update/delete questions, answer with anything once the table is changed. "
             "Examples: " + " | ".join(self._admissible_actions()[:3]).replace("\n", " ")
         )
 
     def _expert_action(self) -> str:
         assert self._db is not None
-        return expert_action(self._params, self._modification, self._gold_ran, self._db.table_rows(),
-                             self._db.table_exists(), self._gold_table)
+        return expert_action(
+            self._params,
+            self._modification,
+            self._gold_ran,
+            self._db.table_rows(),
+            self._db.table_exists(),
+            self._gold_table,
+        )
 
     def close(self) -> None:
         if self._db is not None:

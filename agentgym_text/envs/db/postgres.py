@@ -18,12 +18,44 @@ from agentgym_text.envs.db.engine import Result, first_keyword, quote
 
 __all__ = ["PostgresDatabase", "REFUSED_KEYWORDS"]
 
-REFUSED_KEYWORDS = frozenset({"set", "reset", "do", "call", "copy", "begin", "start", "commit", "end", "rollback",
-                              "abort", "savepoint", "release", "prepare", "listen", "notify", "unlisten", "load",
-                              "vacuum", "discard", "grant", "revoke", "security", "lock", "checkpoint", "cluster",
-                              "import", "refresh", "reassign"})
-_REFUSED_TEXT = re.compile(r"set_config|session_authorization|\bset\s+role\b|\breset\b|pg_read|pg_ls_|lo_import|"
-                           r"lo_export|dblink|pg_terminate|pg_cancel|pg_reload|pg_sleep", re.IGNORECASE)
+REFUSED_KEYWORDS = frozenset(
+    {
+        "set",
+        "reset",
+        "do",
+        "call",
+        "copy",
+        "begin",
+        "start",
+        "commit",
+        "end",
+        "rollback",
+        "abort",
+        "savepoint",
+        "release",
+        "prepare",
+        "listen",
+        "notify",
+        "unlisten",
+        "load",
+        "vacuum",
+        "discard",
+        "grant",
+        "revoke",
+        "security",
+        "lock",
+        "checkpoint",
+        "cluster",
+        "import",
+        "refresh",
+        "reassign",
+    }
+)
+_REFUSED_TEXT = re.compile(
+    r"set_config|session_authorization|\bset\s+role\b|\breset\b|pg_read|pg_ls_|lo_import|"
+    r"lo_export|dblink|pg_terminate|pg_cancel|pg_reload|pg_sleep",
+    re.IGNORECASE,
+)
 _TYPES = {"TEXT": "TEXT", "INTEGER": "BIGINT", "REAL": "DOUBLE PRECISION"}
 _TIMEOUT_MS = 2000
 
@@ -75,7 +107,8 @@ class PostgresDatabase:
     def table_exists(self, name: str | None = None) -> bool:
         row = self.connection.execute(
             "SELECT 1 FROM information_schema.tables WHERE table_schema = %s AND table_name = %s",
-            (self.schema, name or self.table["name"])).fetchone()
+            (self.schema, name or self.table["name"]),
+        ).fetchone()
         return row is not None
 
     def table_rows(self, name: str | None = None) -> list[tuple] | None:

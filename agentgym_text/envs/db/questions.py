@@ -79,8 +79,11 @@ def _threshold(rng: random.Random, values: list) -> object | None:
 def _lookup(rng: random.Random, table: Table) -> Question:
     key, column = _key(table), rng.choice([c for c, _ in table["columns"][1:]])
     value = rng.choice(_column(table, key))
-    return Question("select", f"What is the {_label(column)} of the {table['noun']} {value}?",
-                    f"SELECT {quote(column)} FROM {_t(table)} WHERE {quote(key)} = {sql_literal(value)}")
+    return Question(
+        "select",
+        f"What is the {_label(column)} of the {table['noun']} {value}?",
+        f"SELECT {quote(column)} FROM {_t(table)} WHERE {quote(key)} = {sql_literal(value)}",
+    )
 
 
 def _filter_category(rng: random.Random, table: Table) -> Question | None:
@@ -91,8 +94,10 @@ def _filter_category(rng: random.Random, table: Table) -> Question | None:
     value = rng.choice(_column(table, column))
     key = _key(table)
     return Question(
-        "select", f"Which {_plural(table['noun'])} have {_label(column)} {value}? Give their {_key_label(table)}.",
-        f"SELECT {quote(key)} FROM {_t(table)} WHERE {quote(column)} = {sql_literal(value)}")
+        "select",
+        f"Which {_plural(table['noun'])} have {_label(column)} {value}? Give their {_key_label(table)}.",
+        f"SELECT {quote(key)} FROM {_t(table)} WHERE {quote(column)} = {sql_literal(value)}",
+    )
 
 
 def _filter_number(rng: random.Random, table: Table) -> Question | None:
@@ -102,8 +107,10 @@ def _filter_number(rng: random.Random, table: Table) -> Question | None:
         return None
     key, word, op = _key(table), *rng.choice([("above", ">"), ("below", "<")])
     return Question(
-        "select", f"List the {_key_label(table)} of every {table['noun']} whose {_label(column)} is {word} {limit}.",
-        f"SELECT {quote(key)} FROM {_t(table)} WHERE {quote(column)} {op} {sql_literal(limit)}")
+        "select",
+        f"List the {_key_label(table)} of every {table['noun']} whose {_label(column)} is {word} {limit}.",
+        f"SELECT {quote(key)} FROM {_t(table)} WHERE {quote(column)} {op} {sql_literal(limit)}",
+    )
 
 
 def _two_conditions(rng: random.Random, table: Table) -> Question | None:
@@ -116,10 +123,14 @@ def _two_conditions(rng: random.Random, table: Table) -> Question | None:
     if limit is None:
         return None
     key = _key(table)
-    return Question("select", f"Give the {_key_label(table)} and {_label(num)} of the {_plural(table['noun'])} with "
-                    f"{_label(cat)} {value} and a {_label(num)} of at least {limit}.",
-                    f"SELECT {quote(key)}, {quote(num)} FROM {_t(table)} WHERE {quote(cat)} = {sql_literal(value)} "
-                    f"AND {quote(num)} >= {sql_literal(limit)}", hard=True)
+    return Question(
+        "select",
+        f"Give the {_key_label(table)} and {_label(num)} of the {_plural(table['noun'])} with "
+        f"{_label(cat)} {value} and a {_label(num)} of at least {limit}.",
+        f"SELECT {quote(key)}, {quote(num)} FROM {_t(table)} WHERE {quote(cat)} = {sql_literal(value)} "
+        f"AND {quote(num)} >= {sql_literal(limit)}",
+        hard=True,
+    )
 
 
 def _dates(rng: random.Random, table: Table) -> Question | None:
@@ -134,7 +145,8 @@ def _dates(rng: random.Random, table: Table) -> Question | None:
     return Question(
         "select",
         f"Which {_plural(table['noun'])} have a {_label(column)} later than {limit}? Give their {_key_label(table)}.",
-        f"SELECT {quote(key)} FROM {_t(table)} WHERE {quote(column)} > {sql_literal(limit)}")
+        f"SELECT {quote(key)} FROM {_t(table)} WHERE {quote(column)} > {sql_literal(limit)}",
+    )
 
 
 # ---- aggregate -------------------------------------------------------------------------------------------
@@ -149,8 +161,10 @@ def _aggregate(rng: random.Random, table: Table) -> Question | None:
     value = rng.choice(_column(table, cat))
     word, function = rng.choice(_FUNCTIONS)
     return Question(
-        "aggregate", f"What is the {word} {_label(num)} of the {_plural(table['noun'])} with {_label(cat)} {value}?",
-        f"SELECT {function}({quote(num)}) FROM {_t(table)} WHERE {quote(cat)} = {sql_literal(value)}")
+        "aggregate",
+        f"What is the {word} {_label(num)} of the {_plural(table['noun'])} with {_label(cat)} {value}?",
+        f"SELECT {function}({quote(num)}) FROM {_t(table)} WHERE {quote(cat)} = {sql_literal(value)}",
+    )
 
 
 def _group_best(rng: random.Random, table: Table) -> Question | None:
@@ -165,10 +179,11 @@ def _group_best(rng: random.Random, table: Table) -> Question | None:
     if len(ranked) < 2 or abs(ranked[0] - ranked[1]) < 0.01:
         return None
     return Question(
-        "aggregate", f"Which {_label(cat)} has the highest total {_label(num)} over its {_plural(table['noun'])}?",
-        f"SELECT {quote(cat)} FROM {_t(table)} GROUP BY {quote(cat)} "
-        f"ORDER BY SUM({quote(num)}) DESC LIMIT 1",
-        hard=True)
+        "aggregate",
+        f"Which {_label(cat)} has the highest total {_label(num)} over its {_plural(table['noun'])}?",
+        f"SELECT {quote(cat)} FROM {_t(table)} GROUP BY {quote(cat)} ORDER BY SUM({quote(num)}) DESC LIMIT 1",
+        hard=True,
+    )
 
 
 # ---- count -----------------------------------------------------------------------------------------------
@@ -178,8 +193,11 @@ def _count_category(rng: random.Random, table: Table) -> Question | None:
         return None
     cat = rng.choice(cats)
     value = rng.choice(_column(table, cat))
-    return Question("count", f"How many {_plural(table['noun'])} have {_label(cat)} {value}?",
-                    f"SELECT COUNT(*) FROM {_t(table)} WHERE {quote(cat)} = {sql_literal(value)}")
+    return Question(
+        "count",
+        f"How many {_plural(table['noun'])} have {_label(cat)} {value}?",
+        f"SELECT COUNT(*) FROM {_t(table)} WHERE {quote(cat)} = {sql_literal(value)}",
+    )
 
 
 def _count_number(rng: random.Random, table: Table) -> Question | None:
@@ -187,8 +205,11 @@ def _count_number(rng: random.Random, table: Table) -> Question | None:
     limit = _threshold(rng, _column(table, num))
     if limit is None:
         return None
-    return Question("count", f"How many {_plural(table['noun'])} have a {_label(num)} of at least {limit}?",
-                    f"SELECT COUNT(*) FROM {_t(table)} WHERE {quote(num)} >= {sql_literal(limit)}")
+    return Question(
+        "count",
+        f"How many {_plural(table['noun'])} have a {_label(num)} of at least {limit}?",
+        f"SELECT COUNT(*) FROM {_t(table)} WHERE {quote(num)} >= {sql_literal(limit)}",
+    )
 
 
 def _count_distinct(rng: random.Random, table: Table) -> Question | None:
@@ -196,8 +217,11 @@ def _count_distinct(rng: random.Random, table: Table) -> Question | None:
     if not cats:
         return None
     cat = rng.choice(cats)
-    return Question("count", f"How many different {_label(cat)} values appear among the {_plural(table['noun'])}?",
-                    f"SELECT COUNT(DISTINCT {quote(cat)}) FROM {_t(table)}")
+    return Question(
+        "count",
+        f"How many different {_label(cat)} values appear among the {_plural(table['noun'])}?",
+        f"SELECT COUNT(DISTINCT {quote(cat)}) FROM {_t(table)}",
+    )
 
 
 # ---- rank ------------------------------------------------------------------------------------------------
@@ -206,8 +230,11 @@ def _top(rng: random.Random, table: Table) -> Question | None:
         return None
     num, key = rng.choice(_numbers(table, distinct=True)), _key(table)
     word, order = rng.choice([("highest", "DESC"), ("lowest", "ASC")])
-    return Question("rank", f"Which {table['noun']} has the {word} {_label(num)}? Give its {_key_label(table)}.",
-                    f"SELECT {quote(key)} FROM {_t(table)} ORDER BY {quote(num)} {order} LIMIT 1")
+    return Question(
+        "rank",
+        f"Which {table['noun']} has the {word} {_label(num)}? Give its {_key_label(table)}.",
+        f"SELECT {quote(key)} FROM {_t(table)} ORDER BY {quote(num)} {order} LIMIT 1",
+    )
 
 
 def _top_n(rng: random.Random, table: Table) -> Question | None:
@@ -215,10 +242,14 @@ def _top_n(rng: random.Random, table: Table) -> Question | None:
         return None
     num, key, count = rng.choice(_numbers(table, distinct=True)), _key(table), rng.randint(2, 4)
     word, order = rng.choice([("highest", "DESC"), ("lowest", "ASC")])
-    return Question("rank", f"List the {_key_label(table)} of the {count} {_plural(table['noun'])} with the {word} "
-                    f"{_label(num)}, in order from the {word}.",
-                    f"SELECT {quote(key)} FROM {_t(table)} ORDER BY {quote(num)} {order} LIMIT {count}",
-                    ordered=True, hard=True)
+    return Question(
+        "rank",
+        f"List the {_key_label(table)} of the {count} {_plural(table['noun'])} with the {word} "
+        f"{_label(num)}, in order from the {word}.",
+        f"SELECT {quote(key)} FROM {_t(table)} ORDER BY {quote(num)} {order} LIMIT {count}",
+        ordered=True,
+        hard=True,
+    )
 
 
 def _second(rng: random.Random, table: Table) -> Question | None:
@@ -226,8 +257,11 @@ def _second(rng: random.Random, table: Table) -> Question | None:
         return None
     num, key = rng.choice(_numbers(table, distinct=True)), _key(table)
     return Question(
-        "rank", f"Which {table['noun']} has the second highest {_label(num)}? Give its {_key_label(table)}.",
-        f"SELECT {quote(key)} FROM {_t(table)} ORDER BY {quote(num)} DESC LIMIT 1 OFFSET 1", hard=True)
+        "rank",
+        f"Which {table['noun']} has the second highest {_label(num)}? Give its {_key_label(table)}.",
+        f"SELECT {quote(key)} FROM {_t(table)} ORDER BY {quote(num)} DESC LIMIT 1 OFFSET 1",
+        hard=True,
+    )
 
 
 # ---- insert, update, delete --------------------------------------------------------------------------------
@@ -242,8 +276,11 @@ def _insert(rng: random.Random, table: Table) -> Question | None:
     names = [c for c, _ in table["columns"]]
     described = ", ".join(f"{_label(c)} {v}" for c, v in zip(names, row))
     values = ", ".join(sql_literal(v) for v in row)
-    return Question("insert", f"Add a new {table['noun']} to the table: {described}.",
-                    f"INSERT INTO {_t(table)} ({', '.join(map(quote, names))}) VALUES ({values})")
+    return Question(
+        "insert",
+        f"Add a new {table['noun']} to the table: {described}.",
+        f"INSERT INTO {_t(table)} ({', '.join(map(quote, names))}) VALUES ({values})",
+    )
 
 
 def _update_one(rng: random.Random, table: Table) -> Question:
@@ -254,9 +291,11 @@ def _update_one(rng: random.Random, table: Table) -> Question:
     current = _column(table, column)
     donor = make_table(rng, table["name"], rows=len(table["rows"]))
     value = next((row[index] for row in donor["rows"] if row[index] not in current), donor["rows"][0][index])
-    return Question("update", f"Change the {_label(column)} of the {table['noun']} {target} to {value}.",
-                    f"UPDATE {_t(table)} SET {quote(column)} = {sql_literal(value)} "
-                    f"WHERE {quote(key)} = {sql_literal(target)}")
+    return Question(
+        "update",
+        f"Change the {_label(column)} of the {table['noun']} {target} to {value}.",
+        f"UPDATE {_t(table)} SET {quote(column)} = {sql_literal(value)} WHERE {quote(key)} = {sql_literal(target)}",
+    )
 
 
 def _update_many(rng: random.Random, table: Table) -> Question | None:
@@ -267,17 +306,21 @@ def _update_many(rng: random.Random, table: Table) -> Question | None:
     cat, num = rng.choice(cats), rng.choice(nums)
     value, step = rng.choice(_column(table, cat)), rng.randint(1, 5)
     return Question(
-        "update", f"Increase the {_label(num)} by {step} for every {table['noun']} whose {_label(cat)} is {value}.",
-        f"UPDATE {_t(table)} SET {quote(num)} = {quote(num)} + {step} "
-        f"WHERE {quote(cat)} = {sql_literal(value)}",
-        hard=True)
+        "update",
+        f"Increase the {_label(num)} by {step} for every {table['noun']} whose {_label(cat)} is {value}.",
+        f"UPDATE {_t(table)} SET {quote(num)} = {quote(num)} + {step} WHERE {quote(cat)} = {sql_literal(value)}",
+        hard=True,
+    )
 
 
 def _delete_one(rng: random.Random, table: Table) -> Question:
     key = _key(table)
     target = rng.choice(_column(table, key))
-    return Question("delete", f"Remove the {table['noun']} {target} from the table.",
-                    f"DELETE FROM {_t(table)} WHERE {quote(key)} = {sql_literal(target)}")
+    return Question(
+        "delete",
+        f"Remove the {table['noun']} {target} from the table.",
+        f"DELETE FROM {_t(table)} WHERE {quote(key)} = {sql_literal(target)}",
+    )
 
 
 def _delete_many(rng: random.Random, table: Table) -> Question | None:
@@ -285,8 +328,12 @@ def _delete_many(rng: random.Random, table: Table) -> Question | None:
     limit = _threshold(rng, _column(table, num))
     if limit is None:
         return None
-    return Question("delete", f"Delete every {table['noun']} whose {_label(num)} is below {limit}.",
-                    f"DELETE FROM {_t(table)} WHERE {quote(num)} < {sql_literal(limit)}", hard=True)
+    return Question(
+        "delete",
+        f"Delete every {table['noun']} whose {_label(num)} is below {limit}.",
+        f"DELETE FROM {_t(table)} WHERE {quote(num)} < {sql_literal(limit)}",
+        hard=True,
+    )
 
 
 TEMPLATES_BY_TYPE: dict[str, tuple[Callable[[random.Random, Table], Question | None], ...]] = {

@@ -16,16 +16,23 @@ FAMILY = Family(
             description="Answer questions about a generated table, or insert/update/delete rows, with SQL on "
             "SQLite (AgentBench's DB format: 'Action: Operation' + a ```sql block, 'Action: Answer' + "
             "'Final Answer: [...]').",
-            subskill_weights={"Memory": 1, "Planning": 1, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 3,
-                          "Spatial Navigation": 0},
+            subskill_weights={
+                "Memory": 1,
+                "Planning": 1,
+                "World Modeling": 2,
+                "Self-Reflection": 2,
+                "Grounding": 3,
+                "Spatial Navigation": 0,
+            },
             max_steps=15,
         ),
     ),
     # 1 for the question kinds marked hard in questions.py (a second ordering key, a condition on an aggregate,
     # an offset), 0 otherwise
     difficulty=DifficultyRule("hard query features", 0),
-    train_split=TrainSplit(unavailable="its questions are generated for the shipped tables only; a training "
-                                       "range is not wired yet"),
+    train_split=TrainSplit(
+        unavailable="its questions are generated for the shipped tables only; a training range is not wired yet"
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
     outside_data=("db_url",),
     whole_replies=True,

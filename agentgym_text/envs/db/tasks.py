@@ -13,8 +13,8 @@ from functools import lru_cache
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.db.engine import Database, content_hash
 from agentgym_text.envs.db.questions import MODIFICATION_TYPES, QUESTION_TYPES, TEMPLATES_BY_TYPE
-from agentgym_text.envs.db.tables import TEMPLATES, make_table
 from agentgym_text.envs.db.registration import FAMILY
+from agentgym_text.envs.db.tables import TEMPLATES, make_table
 
 __all__ = ["TASK_COUNT", "MAX_STEPS", "make_tasks", "gold_outcome", "describe_table"]
 

@@ -24,9 +24,21 @@ META_COMMANDS = frozenset(
 )
 _ALLOWED = re.compile(r"[A-Za-z0-9 ,'\"\-_]+")
 _ABBREVIATIONS = {
-    "n": "north", "s": "south", "e": "east", "w": "west", "ne": "northeast", "nw": "northwest",
-    "se": "southeast", "sw": "southwest", "u": "up", "d": "down", "l": "look", "i": "inventory",
-    "x": "examine", "z": "wait", "g": "again",
+    "n": "north",
+    "s": "south",
+    "e": "east",
+    "w": "west",
+    "ne": "northeast",
+    "nw": "northwest",
+    "se": "southeast",
+    "sw": "southwest",
+    "u": "up",
+    "d": "down",
+    "l": "look",
+    "i": "inventory",
+    "x": "examine",
+    "z": "wait",
+    "g": "again",
 }
 
 

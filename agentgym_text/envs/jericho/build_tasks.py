@@ -29,12 +29,26 @@ GAMES = (
 ).split()
 """AgentBoard's 20 Jericho games, in AgentBoard's order."""
 TITLES = {
-    "905": "9:05", "acorncourt": "Acorn Court", "afflicted": "Afflicted", "balances": "Balances",
-    "dragon": "Dragon Adventure", "jewel": "Jewel of Knowledge", "library": "All Quiet on the Library Front",
-    "omniquest": "OmniQuest", "reverb": "Reverberations", "snacktime": "Snack Time!",
-    "zenon": "Escape from the Starship Zenon", "zork1": "Zork I", "zork2": "Zork II", "zork3": "Zork III",
-    "detective": "Detective", "night": "Night at the Computer Center", "pentari": "Pentari",
-    "weapon": "The Weapon", "huntdark": "Hunter, in Darkness", "loose": "Mother Loose",
+    "905": "9:05",
+    "acorncourt": "Acorn Court",
+    "afflicted": "Afflicted",
+    "balances": "Balances",
+    "dragon": "Dragon Adventure",
+    "jewel": "Jewel of Knowledge",
+    "library": "All Quiet on the Library Front",
+    "omniquest": "OmniQuest",
+    "reverb": "Reverberations",
+    "snacktime": "Snack Time!",
+    "zenon": "Escape from the Starship Zenon",
+    "zork1": "Zork I",
+    "zork2": "Zork II",
+    "zork3": "Zork III",
+    "detective": "Detective",
+    "night": "Night at the Computer Center",
+    "pentari": "Pentari",
+    "weapon": "The Weapon",
+    "huntdark": "Hunter, in Darkness",
+    "loose": "Mother Loose",
 }
 FILE_SUFFIX = {"afflicted": ".z8", "snacktime": ".z8"}
 MAX_PREFIX = 25
@@ -105,18 +119,27 @@ def _milestones(states: list[GameState], commands: list[str], texts: list[str]) 
         if state.location not in seen_rooms:
             seen_rooms.add(state.location)
             room = _room_name(state, texts[step - 1])
-            found.append({"kind": "room", "id": state.location, "name": room, "step": step, "by": by,
-                          "text": f"reach {room}"})
+            found.append(
+                {"kind": "room", "id": state.location, "name": room, "step": step, "by": by, "text": f"reach {room}"}
+            )
         for item, name in zip(state.inventory, state.inventory_names):
             if item not in seen_items:
                 seen_items.add(item)
                 name = _item_name(name, by, item)
-                found.append({"kind": "item", "id": item, "name": name, "step": step, "by": by,
-                              "text": f"get the {name}"})
+                found.append(
+                    {"kind": "item", "id": item, "name": name, "step": step, "by": by, "text": f"get the {name}"}
+                )
         if state.score > best:
             best = state.score
-            found.append({"kind": "score", "value": state.score, "step": step, "by": by,
-                          "text": f"score {state.score} points ({by})"})
+            found.append(
+                {
+                    "kind": "score",
+                    "value": state.score,
+                    "step": step,
+                    "by": by,
+                    "text": f"score {state.score} points ({by})",
+                }
+            )
     return found
 
 
@@ -185,7 +208,9 @@ def derive_game(game: JerichoGame, name: str, folder: Path) -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game-dir", default=None, help="folder of the 20 game files (else $AGENTGYM_TEXT_JERICHO_DIR)")
+    parser.add_argument(
+        "--game-dir", default=None, help="folder of the 20 game files (else $AGENTGYM_TEXT_JERICHO_DIR)"
+    )
     parser.add_argument("--out", default=str(GOALS_FILE))
     args = parser.parse_args(argv)
     folder = resolve_game_dir(args.game_dir)
@@ -194,11 +219,14 @@ def main(argv: list[str] | None = None) -> None:
     for name in GAMES:
         record = derive_game(game, name, folder)
         records.append(record)
-        print(f"{name:11s} steps {record['steps']:2d}  subgoals {len(record['subgoals']):2d}  "
-              f"robust {record['seed_robust_steps']:2d}  {record['goal']}")
+        print(
+            f"{name:11s} steps {record['steps']:2d}  subgoals {len(record['subgoals']):2d}  "
+            f"robust {record['seed_robust_steps']:2d}  {record['goal']}"
+        )
     game.close()
-    Path(args.out).write_text(json.dumps({"verify_seeds": VERIFY_SEEDS, "max_prefix": MAX_PREFIX,
-                                          "games": records}, indent=1) + "\n")
+    Path(args.out).write_text(
+        json.dumps({"verify_seeds": VERIFY_SEEDS, "max_prefix": MAX_PREFIX, "games": records}, indent=1) + "\n"
+    )
 
 
 if __name__ == "__main__":

@@ -84,8 +84,7 @@ def check_game_file(path: Path, expected_md5: str | None = None) -> str:
 
     if expected_md5 is not None and md5 != expected_md5:
         raise UnsupportedGame(
-            f"{path} is not the release jericho supports (md5 {md5}, expected {expected_md5}); "
-            f"get it from {SUITE_URL}."
+            f"{path} is not the release jericho supports (md5 {md5}, expected {expected_md5}); get it from {SUITE_URL}."
         )
     if md5 not in BINDINGS_DICT:
         raise UnsupportedGame(
@@ -165,16 +164,23 @@ class JerichoGame:
                     break
                 child = record.sibling
             carried_objects = tuple(carried)
-        return GameState(score=int(frotz.frotz_lib.get_score()), location=int(location), location_name="",
-                         inventory=carried_objects, inventory_names=(), moves=int(frotz.frotz_lib.get_moves()))
+        return GameState(
+            score=int(frotz.frotz_lib.get_score()),
+            location=int(location),
+            location_name="",
+            inventory=carried_objects,
+            inventory_names=(),
+            moves=int(frotz.frotz_lib.get_moves()),
+        )
 
     def _named_state(self) -> GameState:
         state = self.state()
         frotz = self.frotz
         location = frotz.get_object(state.location) if state.location else None
         names = tuple(_display_name(frotz.get_object(number).name) for number in state.inventory)
-        return state._replace(location_name=_display_name(location.name) if location is not None else "",
-                              inventory_names=names)
+        return state._replace(
+            location_name=_display_name(location.name) if location is not None else "", inventory_names=names
+        )
 
     def max_score(self) -> int:
         assert self.frotz is not None

@@ -17,8 +17,14 @@ FAMILY = Family(
             description="AgentBoard's 20 interactive-fiction games (jericho) towards milestones derived from their "
             "walkthroughs; needs the game files: game_dir=... or $AGENTGYM_TEXT_JERICHO_DIR.",
             # AgentBoard Table 7, Jericho column, as printed (AgentBoard's code adds 1 to Spatial Navigation)
-            subskill_weights={"Memory": 1, "Planning": 3, "World Modeling": 3, "Self-Reflection": 1, "Grounding": 1,
-                          "Spatial Navigation": 1},
+            subskill_weights={
+                "Memory": 1,
+                "Planning": 3,
+                "World Modeling": 3,
+                "Self-Reflection": 1,
+                "Grounding": 1,
+                "Spatial Navigation": 1,
+            },
             subskill_source="AgentBoard Table 7",
             max_steps=MAX_STEPS,
         ),

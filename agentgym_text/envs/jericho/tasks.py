@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from agentgym_text.core.tasks import TaskSet, TaskSpec
-from agentgym_text.envs.jericho.registration import TASK_COUNT, MAX_STEPS, FAMILY
+from agentgym_text.envs.jericho.registration import FAMILY, MAX_STEPS, TASK_COUNT
 
 __all__ = ["TASK_COUNT", "MAX_STEPS", "GOALS_FILE", "load_goals", "make_tasks", "custom_game_task"]
 

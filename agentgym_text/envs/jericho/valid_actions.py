@@ -14,7 +14,6 @@ jericho's templates are kept only when they change the world).
 from __future__ import annotations
 
 import importlib
-
 import re
 import threading
 from collections import OrderedDict

@@ -18,8 +18,15 @@ from agentgym_text.core.info import InvalidReason
 
 __all__ = ["Call", "Answer", "parse_action", "TOOLS", "ARITY", "format_call"]
 
-ARITY = {"get_relations": 1, "get_neighbors": 2, "intersection": 2, "get_attributes": 1, "argmax": 2,
-         "argmin": 2, "count": 1}
+ARITY = {
+    "get_relations": 1,
+    "get_neighbors": 2,
+    "intersection": 2,
+    "get_attributes": 1,
+    "argmax": 2,
+    "argmin": 2,
+    "count": 1,
+}
 TOOLS = tuple(ARITY)
 _ANSWER = re.compile(r"final\s+answer\s*[:：]\s*(.*)", re.IGNORECASE)
 _VARIABLE = re.compile(r"#\s*(\d+)$")
@@ -61,7 +68,7 @@ def parse_action(text: str) -> Call | Answer:
             raise ActionError("Answer with a variable, e.g. 'Final Answer: #3'.", InvalidReason.BAD_ARGUMENT)
         return Answer(int(match.group(1)))
     marker = _ACTION_MARK.search(text)
-    body = text[marker.end():] if marker else text
+    body = text[marker.end() :] if marker else text
     call = _CALL.search(body)
     if call is None:
         raise ActionError(
@@ -71,16 +78,18 @@ def parse_action(text: str) -> Call | Answer:
         )
     tool = call.group(1).strip().lower()
     if tool not in ARITY:
-        raise ActionError(f"Unknown tool '{call.group(1)[:40]}'. The tools are: {', '.join(TOOLS)}.",
-                          InvalidReason.UNKNOWN_ACTION)
+        raise ActionError(
+            f"Unknown tool '{call.group(1)[:40]}'. The tools are: {', '.join(TOOLS)}.", InvalidReason.UNKNOWN_ACTION
+        )
     raw = call.group(2)
     if ARITY[tool] == 1:
         args = (_clean(raw),)
     elif tool == "intersection":
         parts = raw.split(",")
         if len(parts) != 2:
-            raise ActionError("intersection takes two variables, e.g. intersection(#0, #1).",
-                              InvalidReason.BAD_ARGUMENT)
+            raise ActionError(
+                "intersection takes two variables, e.g. intersection(#0, #1).", InvalidReason.BAD_ARGUMENT
+            )
         args = (_clean(parts[0]), _clean(parts[1]))
     else:
         head, comma, tail = raw.rpartition(",")

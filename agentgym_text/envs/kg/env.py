@@ -17,8 +17,10 @@ from agentgym_text.envs.kg.tools import ToolSession, Variable
 
 __all__ = ["KgEnv"]
 
-_STRICT_ENDINGS = {InvalidReason.UNPARSABLE: FinishReason.INVALID_FORMAT,
-                   InvalidReason.UNKNOWN_ACTION: FinishReason.INVALID_ACTION}
+_STRICT_ENDINGS = {
+    InvalidReason.UNPARSABLE: FinishReason.INVALID_FORMAT,
+    InvalidReason.UNKNOWN_ACTION: FinishReason.INVALID_ACTION,
+}
 """The invalid actions that end an episode under ``strict=True``, and how it finishes."""
 
 
@@ -65,8 +67,13 @@ class KgEnv(TextEnv):
         except ActionError as error:
             if not self.strict or error.reason not in _STRICT_ENDINGS:
                 raise
-            return Outcome(observation=f"{error} The episode ends.", valid=False, invalid_reason=error.reason.value,
-                           terminated=True, finish_reason=_STRICT_ENDINGS[error.reason].value)
+            return Outcome(
+                observation=f"{error} The episode ends.",
+                valid=False,
+                invalid_reason=error.reason.value,
+                terminated=True,
+                finish_reason=_STRICT_ENDINGS[error.reason].value,
+            )
         if isinstance(parsed, Answer):
             return self._answer(parsed.variable)
         return Outcome(observation=self._session.run(parsed))  # an ActionError is the step's invalid outcome
@@ -78,8 +85,9 @@ class KgEnv(TextEnv):
         mine, gold = self._session.variables[index], self._gold[-1]
         right = (mine.number == gold.number) if gold.number is not None else mine.same_as(gold)
         self._answered_right = right
-        return Outcome(observation="Your answer is correct." if right else "Your answer is wrong.",
-                       terminated=True, success=right)
+        return Outcome(
+            observation="Your answer is correct." if right else "Your answer is wrong.", terminated=True, success=right
+        )
 
     def _progress(self) -> Progress:
         names = tuple(f"#{i} = {step}" for i, step in enumerate(self._program)) + ("final answer",)
@@ -92,7 +100,8 @@ class KgEnv(TextEnv):
     def _arguments(self) -> list[str]:
         assert self._session is not None
         return list(self._session.entity_names) + [
-            f"#{i}" for i, v in enumerate(self._session.variables) if v.number is None and v.ids]
+            f"#{i}" for i, v in enumerate(self._session.variables) if v.number is None and v.ids
+        ]
 
     def _admissible_actions(self) -> list[str]:
         session = self._session
@@ -109,16 +118,19 @@ class KgEnv(TextEnv):
                 for attribute in session.attributes_of(variable):
                     actions += [f"argmax({arg}, {attribute})", f"argmin({arg}, {attribute})"]
         for i, first in enumerate(arguments):
-            for second in arguments[i + 1:]:
+            for second in arguments[i + 1 :]:
                 if session.resolve(first).type == session.resolve(second).type:
                     actions.append(f"intersection({first}, {second})")
         actions += [f"Final Answer: #{i}" for i in range(len(session.variables))]
         return actions
 
     def _help_text(self) -> str:
-        return ("Valid actions: one tool call per step, " + ", ".join(f"{tool}(...)" for tool in TOOLS)
-                + "; arguments are the question's entities or variables #0, #1, ...; answer with 'Final Answer: #n'. "
-                "Examples: " + "; ".join(self._admissible_actions()[:4]))
+        return (
+            "Valid actions: one tool call per step, "
+            + ", ".join(f"{tool}(...)" for tool in TOOLS)
+            + "; arguments are the question's entities or variables #0, #1, ...; answer with 'Final Answer: #n'. "
+            "Examples: " + "; ".join(self._admissible_actions()[:4])
+        )
 
     def _expert_action(self) -> str:
         assert self._session is not None

@@ -33,21 +33,27 @@ def write_graph(world: World, path: Path) -> None:
             """
         )
         ids = {name: index for index, name in enumerate(sorted(world.entities))}
-        connection.executemany("INSERT INTO entity VALUES (?, ?, ?, ?)",
-                               ((ids[n], n, n.casefold(), world.entities[n]) for n in sorted(world.entities)))
+        connection.executemany(
+            "INSERT INTO entity VALUES (?, ?, ?, ?)",
+            ((ids[n], n, n.casefold(), world.entities[n]) for n in sorted(world.entities)),
+        )
         ranges = {}
         for name, (inverse, domain, rng) in RELATIONS.items():
             ranges[name], ranges[inverse] = rng, domain
         relation_ids = {name: index for index, name in enumerate(sorted(ranges))}
-        connection.executemany("INSERT INTO relation VALUES (?, ?, ?)",
-                               ((relation_ids[n], n, ranges[n]) for n in sorted(ranges)))
-        connection.executemany("INSERT OR IGNORE INTO triple VALUES (?, ?, ?)",
-                               sorted((ids[s], relation_ids[r], ids[o]) for s, r, o in world.triples))
+        connection.executemany(
+            "INSERT INTO relation VALUES (?, ?, ?)", ((relation_ids[n], n, ranges[n]) for n in sorted(ranges))
+        )
+        connection.executemany(
+            "INSERT OR IGNORE INTO triple VALUES (?, ?, ?)",
+            sorted((ids[s], relation_ids[r], ids[o]) for s, r, o in world.triples),
+        )
         attributes = sorted({a for _, a, _ in world.values})
         attribute_ids = {name: index for index, name in enumerate(attributes)}
         connection.executemany("INSERT INTO attribute VALUES (?, ?)", ((attribute_ids[a], a) for a in attributes))
-        connection.executemany("INSERT INTO value VALUES (?, ?, ?)",
-                               sorted((ids[s], attribute_ids[a], v) for s, a, v in world.values))
+        connection.executemany(
+            "INSERT INTO value VALUES (?, ?, ?)", sorted((ids[s], attribute_ids[a], v) for s, a, v in world.values)
+        )
         connection.commit()
         connection.execute("VACUUM")
     finally:
@@ -57,7 +63,7 @@ def write_graph(world: World, path: Path) -> None:
 def _chunks(ids: Iterable[int]) -> Iterable[list[int]]:
     ordered = sorted(ids)
     for start in range(0, len(ordered), _CHUNK):
-        yield ordered[start:start + _CHUNK]
+        yield ordered[start : start + _CHUNK]
 
 
 class KnowledgeGraph:
@@ -80,8 +86,9 @@ class KnowledgeGraph:
 
     def entity(self, name: str) -> tuple[int, str, str] | None:
         """(id, name, type) of the entity called ``name`` (case-insensitive), or None."""
-        row = self.connection.execute("SELECT id, name, type FROM entity WHERE lname = ?",
-                                      (name.strip().casefold(),)).fetchone()
+        row = self.connection.execute(
+            "SELECT id, name, type FROM entity WHERE lname = ?", (name.strip().casefold(),)
+        ).fetchone()
         return (int(row[0]), row[1], row[2]) if row else None
 
     def names(self, ids: Iterable[int]) -> list[str]:
@@ -95,8 +102,9 @@ class KnowledgeGraph:
         found: set[int] = set()
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
-            found.update(r for (r,) in self.connection.execute(
-                f"SELECT DISTINCT r FROM triple WHERE s IN ({marks})", chunk))
+            found.update(
+                r for (r,) in self.connection.execute(f"SELECT DISTINCT r FROM triple WHERE s IN ({marks})", chunk)
+            )
         return sorted(self.relation_names[r] for r in found)
 
     def neighbors(self, ids: frozenset[int], relation: str) -> frozenset[int]:
@@ -104,16 +112,21 @@ class KnowledgeGraph:
         found: set[int] = set()
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
-            found.update(o for (o,) in self.connection.execute(
-                f"SELECT o FROM triple WHERE r = ? AND s IN ({marks})", [rid, *chunk]))
+            found.update(
+                o
+                for (o,) in self.connection.execute(
+                    f"SELECT o FROM triple WHERE r = ? AND s IN ({marks})", [rid, *chunk]
+                )
+            )
         return frozenset(found)
 
     def attributes(self, ids: frozenset[int]) -> list[str]:
         found: set[int] = set()
         for chunk in _chunks(ids):
             marks = ",".join("?" * len(chunk))
-            found.update(a for (a,) in self.connection.execute(
-                f"SELECT DISTINCT a FROM value WHERE s IN ({marks})", chunk))
+            found.update(
+                a for (a,) in self.connection.execute(f"SELECT DISTINCT a FROM value WHERE s IN ({marks})", chunk)
+            )
         return sorted(self.attribute_names[a] for a in found)
 
     def extreme(self, ids: frozenset[int], attribute: str, highest: bool) -> frozenset[int]:

@@ -17,14 +17,21 @@ FAMILY = Family(
             description="Answer 1-4 hop questions over a generated knowledge graph (126k triples, SQLite) with "
             "AgentBench's seven tools (get_relations, get_neighbors, intersection, get_attributes, argmax, "
             "argmin, count).",
-            subskill_weights={"Memory": 2, "Planning": 3, "World Modeling": 2, "Self-Reflection": 1, "Grounding": 3,
-                          "Spatial Navigation": 0},
+            subskill_weights={
+                "Memory": 2,
+                "Planning": 3,
+                "World Modeling": 2,
+                "Self-Reflection": 1,
+                "Grounding": 3,
+                "Spatial Navigation": 0,
+            },
             max_steps=MAX_STEPS,
         ),
     ),
     difficulty=DifficultyRule("gold program variables plus the answer", 3),
-    train_split=TrainSplit(unavailable="its questions are drawn for the shipped graph only; a training range is "
-                                       "not wired yet"),
+    train_split=TrainSplit(
+        unavailable="its questions are drawn for the shipped graph only; a training range is not wired yet"
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
     whole_replies=True,
 )

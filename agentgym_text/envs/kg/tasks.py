@@ -17,8 +17,8 @@ from agentgym_text.core.actions import ActionError
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.kg import actions, graph, questions, tools, world
 from agentgym_text.envs.kg.graph import KnowledgeGraph, write_graph
+from agentgym_text.envs.kg.registration import FAMILY, MAX_STEPS, TASK_COUNT
 from agentgym_text.envs.kg.tools import ToolSession
-from agentgym_text.envs.kg.registration import TASK_COUNT, MAX_STEPS, FAMILY
 
 __all__ = ["TASK_COUNT", "MAX_STEPS", "graph_folder", "make_tasks", "run_program", "goal_text"]
 
@@ -57,8 +57,16 @@ def _draft_tasks(kg: KnowledgeGraph) -> list[dict]:
                 continue
             seen.add(question)
             hops = sum(step.startswith("get_neighbors") for step in program)
-            drafted.append({"task_id": f"kg-{hops}hop-{template.__name__}-{index:03d}", "question": question,
-                            "entities": entities, "program": program, "hops": hops, "template": template.__name__})
+            drafted.append(
+                {
+                    "task_id": f"kg-{hops}hop-{template.__name__}-{index:03d}",
+                    "question": question,
+                    "entities": entities,
+                    "program": program,
+                    "hops": hops,
+                    "template": template.__name__,
+                }
+            )
             break
         else:  # pragma: no cover
             raise RuntimeError(f"template {template.__name__} found no question for task {index}")
@@ -84,13 +92,15 @@ def graph_folder() -> Path:
 @lru_cache(maxsize=1)
 def make_tasks(count: int = TASK_COUNT) -> TaskSet:
     drafts = json.loads((graph_folder() / "tasks.json").read_text())[:count]
-    return TaskSet([
-        TaskSpec(
-            task_id=d["task_id"],
-            params={k: d[k] for k in ("question", "entities", "program", "hops", "template")},
-            goal=goal_text(d["question"], d["entities"]),
-            difficulty=FAMILY.difficulty.label(len(d["program"]) + 1),
-            max_steps=MAX_STEPS,
-        )
-        for d in drafts
-    ])
+    return TaskSet(
+        [
+            TaskSpec(
+                task_id=d["task_id"],
+                params={k: d[k] for k in ("question", "entities", "program", "hops", "template")},
+                goal=goal_text(d["question"], d["entities"]),
+                difficulty=FAMILY.difficulty.label(len(d["program"]) + 1),
+                max_steps=MAX_STEPS,
+            )
+            for d in drafts
+        ]
+    )

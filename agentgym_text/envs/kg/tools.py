@@ -28,7 +28,7 @@ class Variable:
     type: str
     number: int | None = None
 
-    def same_as(self, other: "Variable") -> bool:
+    def same_as(self, other: Variable) -> bool:
         """Set-equal (for numbers: counts of the same set)."""
         return self.type == other.type and self.ids == other.ids and self.number == other.number
 
@@ -55,13 +55,16 @@ class ToolSession:
             index = int(match.group(1))
             if index >= len(self.variables):
                 known = f"#0 to #{len(self.variables) - 1}" if self.variables else "none yet"
-                raise ActionError(f"Variable #{index} does not exist (variables so far: {known}).",
-                                  InvalidReason.UNKNOWN_OBJECT)
+                raise ActionError(
+                    f"Variable #{index} does not exist (variables so far: {known}).", InvalidReason.UNKNOWN_OBJECT
+                )
             return self.variables[index]
         found = self.entities.get(arg.strip().casefold())
         if found is None:
-            raise ActionError(f"'{arg[:60]}' is neither a variable nor an entity of the question "
-                              f"({', '.join(self.entity_names)}).", InvalidReason.UNKNOWN_OBJECT)
+            raise ActionError(
+                f"'{arg[:60]}' is neither a variable nor an entity of the question ({', '.join(self.entity_names)}).",
+                InvalidReason.UNKNOWN_OBJECT,
+            )
         return found
 
     def relations_of(self, variable: Variable) -> list[str]:
@@ -100,18 +103,24 @@ class ToolSession:
         if tool == "intersection":
             first, second = self._entities(args[0], tool), self._entities(args[1], tool)
             if first.type != second.type:
-                raise ActionError(f"intersection needs two variables of the same type, not {first.type} and "
-                                  f"{second.type}.", InvalidReason.BAD_ARGUMENT)
+                raise ActionError(
+                    f"intersection needs two variables of the same type, not {first.type} and {second.type}.",
+                    InvalidReason.BAD_ARGUMENT,
+                )
             return self._new(Variable(first.ids & second.ids, first.type))
         variable = self._entities(args[0], tool)
         if tool == "get_neighbors":
             relation = args[1]
             if relation not in self.relations_of(variable):
-                raise ActionError(f"{relation[:80]} is not a relation of {args[0]}; get_relations({args[0]}) lists "
-                                  "them.", InvalidReason.BAD_ARGUMENT)
+                raise ActionError(
+                    f"{relation[:80]} is not a relation of {args[0]}; get_relations({args[0]}) lists them.",
+                    InvalidReason.BAD_ARGUMENT,
+                )
             return self._new(Variable(self.graph.neighbors(variable.ids, relation), self.graph.ranges[relation]))
         attribute = args[1]
         if attribute not in self.attributes_of(variable):
-            raise ActionError(f"{attribute[:80]} is not an attribute of {args[0]}; get_attributes({args[0]}) lists "
-                              "them.", InvalidReason.BAD_ARGUMENT)
+            raise ActionError(
+                f"{attribute[:80]} is not an attribute of {args[0]}; get_attributes({args[0]}) lists them.",
+                InvalidReason.BAD_ARGUMENT,
+            )
         return self._new(Variable(self.graph.extreme(variable.ids, attribute, tool == "argmax"), variable.type))

@@ -29,7 +29,10 @@ RELATIONS: dict[str, tuple[str, str, str]] = {
     "people.person.education": ("education.university.alumni", "people.person", "organization.organization"),
     "location.location.containedby": ("location.location.contains", "location.city", "location.country"),
     "organization.organization.headquarters": (
-        "location.location.organizations_headquartered_here", "organization.organization", "location.city"),
+        "location.location.organizations_headquartered_here",
+        "organization.organization",
+        "location.city",
+    ),
     "academic.paper.author": ("academic.author.papers", "academic.paper", "people.person"),
     "academic.paper.cites": ("academic.paper.cited_by", "academic.paper", "academic.paper"),
     "academic.paper.venue": ("academic.venue.papers", "academic.paper", "academic.venue"),
@@ -40,45 +43,63 @@ ATTRIBUTES = {
     "people.person": ("people.person.birth_year", "people.person.height_cm"),
     "location.city": ("location.location.population", "location.location.area", "location.location.founded_year"),
     "location.country": ("location.location.population", "location.location.area"),
-    "organization.organization": ("organization.organization.founded_year",
-                                  "organization.organization.number_of_employees"),
+    "organization.organization": (
+        "organization.organization.founded_year",
+        "organization.organization.number_of_employees",
+    ),
     "academic.paper": ("academic.paper.year", "academic.paper.citation_count", "academic.paper.pages"),
 }
 
-_FIRST = ("Ada Bruno Chiara Dmitri Elena Farid Greta Hiro Ines Jonas Kavya Lucas Mara Nikolai Olivia Pavel Quinn "
-          "Rosa Samir Tessa Umar Vera Wei Ximena Yusuf Zoe Amara Bjorn Carmen Dario Esme Felix Gwen Hana Ivo Jun "
-          "Kofi Lena Milo Nadia Oskar Priya Rafael Sofia Tomas Uma Viktor Wanda Xavier Yara Zeno Aiko Basil Cleo "
-          "Dev Elif Fabio Gaia Hugo Isla Jasper Kira Leon Maya Noor Otto Pia Reza Selin Theo Una Vito Willa "
-          "Yuki").split()
-_LAST = ("Abara Bellini Castell Dufresne Eriksen Fontaine Galloway Haddad Ivanova Jansen Kowalski Lindqvist "
-         "Moreau Nakamura Okafor Petrov Quintero Rahman Sato Takahashi Underwood Varga Whitfield Xu Yilmaz "
-         "Zielinski Achterberg Brennan Costa Delacroix Esposito Ferreira Gruber Horvath Iqbal Jovanovic Kimura "
-         "Laine Mensah Novak Oyelaran Pereira Rossi Svensson Tanaka Ueda Vasquez Wagner Yamada Zhou Alvarez "
-         "Bauer Chen Demir Ekman Falk Greco Hansen Ito Jensen Kaur Lopez Marin Nielsen Ortiz Park Quinlan Reyes "
-         "Silva Toivonen Ulloa Vogel Weber").split()
-_ADJ = ("Silent Golden Crimson Hidden Last Broken Electric Frozen Wild Distant Quiet Burning Paper Iron Velvet "
-        "Hollow Bright Lonely Secret Northern Savage Gentle Endless Fallen Restless Scarlet Midnight Emerald "
-        "Silver Hungry Fading Sunken Wandering Bitter Glass Stone Copper Sleeping Painted Borrowed").split()
-_NOUN = ("Harbor Garden River Empire Signal Orchard Lantern Mirror Voyage Horizon Machine Kingdom Forest Station "
-         "Letter Island Engine Bridge Season Shadow Winter Crown Desert Compass Tide Citadel Orbit Carnival "
-         "Frontier Requiem Labyrinth Ember Meadow Tower Promise Witness Harvest Circuit Canyon Lullaby").split()
+_FIRST = (
+    "Ada Bruno Chiara Dmitri Elena Farid Greta Hiro Ines Jonas Kavya Lucas Mara Nikolai Olivia Pavel Quinn "
+    "Rosa Samir Tessa Umar Vera Wei Ximena Yusuf Zoe Amara Bjorn Carmen Dario Esme Felix Gwen Hana Ivo Jun "
+    "Kofi Lena Milo Nadia Oskar Priya Rafael Sofia Tomas Uma Viktor Wanda Xavier Yara Zeno Aiko Basil Cleo "
+    "Dev Elif Fabio Gaia Hugo Isla Jasper Kira Leon Maya Noor Otto Pia Reza Selin Theo Una Vito Willa "
+    "Yuki"
+).split()
+_LAST = (
+    "Abara Bellini Castell Dufresne Eriksen Fontaine Galloway Haddad Ivanova Jansen Kowalski Lindqvist "
+    "Moreau Nakamura Okafor Petrov Quintero Rahman Sato Takahashi Underwood Varga Whitfield Xu Yilmaz "
+    "Zielinski Achterberg Brennan Costa Delacroix Esposito Ferreira Gruber Horvath Iqbal Jovanovic Kimura "
+    "Laine Mensah Novak Oyelaran Pereira Rossi Svensson Tanaka Ueda Vasquez Wagner Yamada Zhou Alvarez "
+    "Bauer Chen Demir Ekman Falk Greco Hansen Ito Jensen Kaur Lopez Marin Nielsen Ortiz Park Quinlan Reyes "
+    "Silva Toivonen Ulloa Vogel Weber"
+).split()
+_ADJ = (
+    "Silent Golden Crimson Hidden Last Broken Electric Frozen Wild Distant Quiet Burning Paper Iron Velvet "
+    "Hollow Bright Lonely Secret Northern Savage Gentle Endless Fallen Restless Scarlet Midnight Emerald "
+    "Silver Hungry Fading Sunken Wandering Bitter Glass Stone Copper Sleeping Painted Borrowed"
+).split()
+_NOUN = (
+    "Harbor Garden River Empire Signal Orchard Lantern Mirror Voyage Horizon Machine Kingdom Forest Station "
+    "Letter Island Engine Bridge Season Shadow Winter Crown Desert Compass Tide Citadel Orbit Carnival "
+    "Frontier Requiem Labyrinth Ember Meadow Tower Promise Witness Harvest Circuit Canyon Lullaby"
+).split()
 _SYL_A = "Val Mor Bel Cas Dor Fen Gal Hal Kar Lin Mar Nor Pel Ros Sal Tor Ver Zan Ash Bri Cor Dun Eld Fal".split()
 _SYL_B = "ora ena ith ova ara ent isk ham ford ton bury mere wick dale gard holm stad vik rin eth".split()
 _SYL_C = "ia and ar os istan ovia ene ith".split()
-_METHODS = ("Graph Networks|Sparse Attention|Contrastive Learning|Bayesian Inference|Reinforcement Learning|"
-            "Diffusion Models|Kernel Methods|Active Learning|Meta-Learning|Causal Discovery|Federated Training|"
-            "Program Synthesis|Symbolic Regression|Topic Models|Random Features|Neural Fields|Mixture Models|"
-            "Spectral Clustering|Probabilistic Circuits|Tensor Decomposition").split("|")
-_TOPICS = ("Protein Folding|Climate Forecasting|Machine Translation|Robot Grasping|Drug Discovery|Traffic Flow|"
-           "Speech Recognition|Medical Imaging|Code Search|Question Answering|Crop Yield|Fraud Detection|"
-           "Molecule Design|Music Generation|Earthquake Detection|Recommender Systems|Galaxy Surveys|"
-           "Legal Documents|Power Grids|Ocean Currents|Wildfire Spread|Poverty Mapping|Chess Engines|"
-           "Gene Regulation|Supply Chains|Sign Language|Air Quality|Protein Design|Dialogue Systems|Ranking").split("|")
-_GENRES = ("Drama Comedy Thriller Documentary Animation Science-Fiction Horror Romance Western Musical Fantasy "
-           "Crime War Mystery Adventure").split()
+_METHODS = (
+    "Graph Networks|Sparse Attention|Contrastive Learning|Bayesian Inference|Reinforcement Learning|"
+    "Diffusion Models|Kernel Methods|Active Learning|Meta-Learning|Causal Discovery|Federated Training|"
+    "Program Synthesis|Symbolic Regression|Topic Models|Random Features|Neural Fields|Mixture Models|"
+    "Spectral Clustering|Probabilistic Circuits|Tensor Decomposition"
+).split("|")
+_TOPICS = (
+    "Protein Folding|Climate Forecasting|Machine Translation|Robot Grasping|Drug Discovery|Traffic Flow|"
+    "Speech Recognition|Medical Imaging|Code Search|Question Answering|Crop Yield|Fraud Detection|"
+    "Molecule Design|Music Generation|Earthquake Detection|Recommender Systems|Galaxy Surveys|"
+    "Legal Documents|Power Grids|Ocean Currents|Wildfire Spread|Poverty Mapping|Chess Engines|"
+    "Gene Regulation|Supply Chains|Sign Language|Air Quality|Protein Design|Dialogue Systems|Ranking"
+).split("|")
+_GENRES = (
+    "Drama Comedy Thriller Documentary Animation Science-Fiction Horror Romance Western Musical Fantasy "
+    "Crime War Mystery Adventure"
+).split()
 _LANGUAGES = "English French Japanese Spanish Korean Hindi Portuguese Swedish Turkish Polish Swahili Italian".split()
-_FIELDS = ("Machine Learning|Computer Vision|Natural Language Processing|Robotics|Bioinformatics|Databases|"
-           "Climate Science|Economics|Neuroscience|Astronomy|Materials Science|Epidemiology").split("|")
+_FIELDS = (
+    "Machine Learning|Computer Vision|Natural Language Processing|Robotics|Bioinformatics|Databases|"
+    "Climate Science|Economics|Neuroscience|Astronomy|Materials Science|Epidemiology"
+).split("|")
 _STUDIO = "Pictures|Studios|Films|Entertainment|Productions".split("|")
 _COMPANY = "Systems|Labs|Analytics|Dynamics|Robotics|Networks".split("|")
 
@@ -114,8 +135,10 @@ def generate_world(seed: int = 0, films: int = 2500, people: int = 5000, papers:
     rng = random.Random(seed)
     world = World()
     syllables = [a + b for a, b in itertools.product(_SYL_A, _SYL_B)]
-    countries = [world.add(n, "location.country") for n in
-                 _unique(rng, [a + c for a, c in itertools.product(_SYL_A, _SYL_C)], 24)]
+    countries = [
+        world.add(n, "location.country")
+        for n in _unique(rng, [a + c for a, c in itertools.product(_SYL_A, _SYL_C)], 24)
+    ]
     for country in countries:
         world.value(country, "location.location.population", rng.randint(2, 90) * 1_000_000 + rng.randint(0, 999_999))
         world.value(country, "location.location.area", rng.randint(20_000, 900_000))
@@ -133,7 +156,7 @@ def generate_world(seed: int = 0, films: int = 2500, people: int = 5000, papers:
         world.link(org, "organization.organization.headquarters", rng.choice(cities))
         world.value(org, "organization.organization.founded_year", rng.randint(1850, 2015))
         world.value(org, "organization.organization.number_of_employees", rng.randint(20, 90_000))
-    names = [f"{f} {l}" for f, l in itertools.product(_FIRST, _LAST)]
+    names = [f"{first} {last}" for first, last in itertools.product(_FIRST, _LAST)]
     persons = [world.add(n, "people.person") for n in _unique(rng, names, people)]
     for person in persons:
         city = rng.choice(cities)
@@ -169,12 +192,16 @@ def generate_world(seed: int = 0, films: int = 2500, people: int = 5000, papers:
         world.link(person, "people.person.education", rng.choice(universities))
     for person in rng.sample(film_people, 600):
         world.link(person, "people.person.education", rng.choice(universities))
-    venues = [world.add(v, "academic.venue") for v in
-              [f"Journal of {f}" for f in _FIELDS] + [f"Conference on {f}" for f in _FIELDS]]
+    venues = [
+        world.add(v, "academic.venue")
+        for v in [f"Journal of {f}" for f in _FIELDS] + [f"Conference on {f}" for f in _FIELDS]
+    ]
     fields = [world.add(f, "academic.field") for f in _FIELDS]
-    paper_titles = [pattern.format(m, t) for pattern in ("{} for {}", "Revisiting {} in {}", "Scaling {} to {}",
-                                                           "On {} and {}", "Efficient {} for {}")
-                    for m, t in itertools.product(_METHODS, _TOPICS)]
+    paper_titles = [
+        pattern.format(m, t)
+        for pattern in ("{} for {}", "Revisiting {} in {}", "Scaling {} to {}", "On {} and {}", "Efficient {} for {}")
+        for m, t in itertools.product(_METHODS, _TOPICS)
+    ]
     papers_made: list[str] = []
     cited_count: dict[str, int] = {}
     for year_index, title in enumerate(_unique(rng, paper_titles, papers)):

@@ -26,8 +26,17 @@ _STOP_WORDS = frozenset(
     "someone something i you we me my your our".split()
 )
 _ANSWER = re.compile(r"^\s*(?:final\s+)?(?:answer|solution|truth)\s*[:\-]\s*", re.IGNORECASE)
-_FORBIDDEN = ("new story", "other story", "new game", "other game", "new puzzle", "another puzzle",
-              "another game", "give up", "new round")
+_FORBIDDEN = (
+    "new story",
+    "other story",
+    "new game",
+    "other game",
+    "new puzzle",
+    "another puzzle",
+    "another game",
+    "give up",
+    "new round",
+)
 _WORD = re.compile(r"[A-Za-z']+")
 
 
@@ -49,21 +58,27 @@ def parse_move(text: str) -> Move:
     first_line = text.strip().splitlines()[0].strip() if text.strip() else ""
     lowered = first_line.lower()
     if any(phrase in lowered for phrase in _FORBIDDEN):
-        raise ActionError("You are the player of this puzzle: ask about this story; you cannot ask for a new game "
-                          "or give up.", InvalidReason.PRECONDITION)
+        raise ActionError(
+            "You are the player of this puzzle: ask about this story; you cannot ask for a new game or give up.",
+            InvalidReason.PRECONDITION,
+        )
     answer = _ANSWER.match(first_line)
     if answer:
-        body = first_line[answer.end():].strip()
+        body = first_line[answer.end() :].strip()
         if not _looks_like_text(body):
-            raise ActionError("A final answer is 'answer: <the whole truth in a sentence or two>'.",
-                              InvalidReason.BAD_ARGUMENT)
+            raise ActionError(
+                "A final answer is 'answer: <the whole truth in a sentence or two>'.", InvalidReason.BAD_ARGUMENT
+            )
         return Move("answer", body)
     if len(first_line) > 400:
         raise ActionError("Ask one short question at a time (under 400 characters).", InvalidReason.BAD_ARGUMENT)
     words = [w.lower().replace("'", "") for w in _WORD.findall(first_line)]
     if words and words[0] in _WH_WORDS:
-        raise ActionError(f"'{words[0].capitalize()}' questions cannot be answered with yes or no: make a guess and "
-                          "ask whether it is true (e.g. 'Was he afraid of something?').", InvalidReason.UNPARSABLE)
+        raise ActionError(
+            f"'{words[0].capitalize()}' questions cannot be answered with yes or no: make a guess and "
+            "ask whether it is true (e.g. 'Was he afraid of something?').",
+            InvalidReason.UNPARSABLE,
+        )
     is_question = first_line.endswith("?") or (words and words[0] in QUESTION_OPENERS)
     if not is_question or not _looks_like_text(first_line):
         raise ActionError(

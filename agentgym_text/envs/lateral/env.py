@@ -69,19 +69,24 @@ class LateralThinkingEnv(TextEnv):
         move = parse_move(action)  # an ActionError is the step's invalid outcome
         words = normalise(move.text)
         if move.kind == "question" and words in self._asked:
-            return Outcome.invalid("This question has already been asked. Please ask a new question.",
-                                   InvalidReason.PRECONDITION)
+            return Outcome.invalid(
+                "This question has already been asked. Please ask a new question.", InvalidReason.PRECONDITION
+            )
         if move.kind == "question" and repeats_story(move.text, self.puzzle.story):
-            return Outcome.invalid("This information is already in the story; please ask a new question.",
-                                   InvalidReason.PRECONDITION)
+            return Outcome.invalid(
+                "This information is already in the story; please ask a new question.", InvalidReason.PRECONDITION
+            )
         try:
             if move.kind == "question":
                 reply = self.host.ask(self.puzzle, move.text, self._history, sorted(self._uncovered))
             else:
                 reply = self.host.judge_answer(self.puzzle, move.text, sorted(self._uncovered))
         except HostError as error:
-            return Outcome(f"The host could not answer ({error}); the episode ends with host_error.",
-                           terminated=True, finish_reason=FinishReason.HOST_ERROR.value)
+            return Outcome(
+                f"The host could not answer ({error}); the episode ends with host_error.",
+                terminated=True,
+                finish_reason=FinishReason.HOST_ERROR.value,
+            )
         self._uncovered |= {k for k in reply.key_points if 0 <= k < len(self.puzzle.key_points)}
         if move.kind == "question":
             self._asked.add(words)
@@ -92,22 +97,28 @@ class LateralThinkingEnv(TextEnv):
         if reply.answer == "yes" and move.kind == "answer":
             self._uncovered = set(range(len(self.puzzle.key_points)))
         if len(self._uncovered) == len(self.puzzle.key_points):
-            return Outcome(f"{text} You have uncovered the whole truth: {self.puzzle.truth}",
-                           terminated=True, success=True)
+            return Outcome(
+                f"{text} You have uncovered the whole truth: {self.puzzle.truth}", terminated=True, success=True
+            )
         return Outcome(text)
 
     def _progress(self) -> Progress:
         count = len(self.puzzle.key_points)
         done = tuple(i in self._uncovered for i in range(count))
-        return Progress(now=len(self._uncovered) / count,
-                        subgoals=tuple(f"key point {i + 1}" for i in range(count)), subgoals_done=done)
+        return Progress(
+            now=len(self._uncovered) / count,
+            subgoals=tuple(f"key point {i + 1}" for i in range(count)),
+            subgoals_done=done,
+        )
 
     def _admissible_actions(self) -> list[str]:
         return [q for q in GENERIC_QUESTIONS if normalise(q) not in self._asked]
 
     def _help_text(self) -> str:
-        return ("Valid actions: any yes/no question about the story (one per turn, not asked before), e.g. "
-                f"'{GENERIC_QUESTIONS[0]}', or 'answer: <the whole truth>'.")
+        return (
+            "Valid actions: any yes/no question about the story (one per turn, not asked before), e.g. "
+            f"'{GENERIC_QUESTIONS[0]}', or 'answer: <the whole truth>'."
+        )
 
     def _expert_action(self) -> str:
         return next_question(self.puzzle, self._asked)

@@ -41,8 +41,9 @@ class FactHost:
 
     name = "facts"
 
-    def ask(self, puzzle: Puzzle, question: str, history: Sequence[tuple[str, str]] = (),
-            uncovered: Sequence[int] = ()) -> HostReply:
+    def ask(
+        self, puzzle: Puzzle, question: str, history: Sequence[tuple[str, str]] = (), uncovered: Sequence[int] = ()
+    ) -> HostReply:
         fact = best_fact(puzzle.facts, normalise(question), uncovered)
         if fact is None:
             return HostReply("irrelevant")
@@ -51,8 +52,13 @@ class FactHost:
 
     def judge_answer(self, puzzle: Puzzle, text: str, uncovered: Sequence[int] = ()) -> HostReply:
         words = normalise(text)
-        found = sorted({f.key_point for f in puzzle.facts
-                        if f.answer == "yes" and f.key_point is not None and fact_matches(f, words)})
+        found = sorted(
+            {
+                f.key_point
+                for f in puzzle.facts
+                if f.answer == "yes" and f.key_point is not None and fact_matches(f, words)
+            }
+        )
         complete = set(found) | set(uncovered) >= set(range(len(puzzle.key_points)))
         return HostReply("yes" if complete else "no", tuple(found))
 
@@ -72,28 +78,42 @@ HOST_RULES = (
 def _setup_messages(puzzle: Puzzle) -> list[dict[str, str]]:
     keys = "\n".join(f"{i + 1}. {point}" for i, point in enumerate(puzzle.key_points))
     return [
-        {"role": "user", "content": "Please host a lateral thinking puzzle (a situation puzzle).\n\n"
-         f"The story: '{puzzle.story}'\nThe truth: '{puzzle.truth}'\n\nRules:\n{HOST_RULES}\n\n"
-         'Keep to these rules, the story and the truth in every reply, and answer only "yes", "no" or '
-         '"irrelevant".'},
-        {"role": "assistant", "content": "Understood: I host the puzzle and answer the player's questions with "
-         '"yes", "no" or "irrelevant", following the rules, the story and the truth.'},
+        {
+            "role": "user",
+            "content": "Please host a lateral thinking puzzle (a situation puzzle).\n\n"
+            f"The story: '{puzzle.story}'\nThe truth: '{puzzle.truth}'\n\nRules:\n{HOST_RULES}\n\n"
+            'Keep to these rules, the story and the truth in every reply, and answer only "yes", "no" or '
+            '"irrelevant".',
+        },
+        {
+            "role": "assistant",
+            "content": "Understood: I host the puzzle and answer the player's questions with "
+            '"yes", "no" or "irrelevant", following the rules, the story and the truth.',
+        },
         {"role": "user", "content": "Summarise the key points of the truth."},
         {"role": "assistant", "content": keys},
         {"role": "user", "content": "Restate the rules."},
         {"role": "assistant", "content": HOST_RULES},
-        {"role": "user", "content": 'Let us start. Before each reply, recall the key points and the rules. '
-         'Answer with "yes", "no" or "irrelevant".'},
-        {"role": "assistant", "content": f"Here is the story:\n{puzzle.story}\n\nAsk your questions; I will "
-         'answer "yes", "no" or "irrelevant".'},
+        {
+            "role": "user",
+            "content": "Let us start. Before each reply, recall the key points and the rules. "
+            'Answer with "yes", "no" or "irrelevant".',
+        },
+        {
+            "role": "assistant",
+            "content": f"Here is the story:\n{puzzle.story}\n\nAsk your questions; I will "
+            'answer "yes", "no" or "irrelevant".',
+        },
     ]
 
 
 def _credit_prompt(puzzle: Puzzle, statement: str, remaining: Sequence[int]) -> str:
     keys = "\n".join(f"{i + 1}. {puzzle.key_points[i]}" for i in remaining)
-    return (f"Key points of the truth of a lateral thinking puzzle:\n{keys}\n\nThe player's statement, which is "
-            f"true: {statement}\n\nWhich of these key points does the statement establish completely, with "
-            "their key details? Reply with their numbers separated by commas, or 'none'.")
+    return (
+        f"Key points of the truth of a lateral thinking puzzle:\n{keys}\n\nThe player's statement, which is "
+        f"true: {statement}\n\nWhich of these key points does the statement establish completely, with "
+        "their key details? Reply with their numbers separated by commas, or 'none'."
+    )
 
 
 class LLMHost:
@@ -172,10 +192,11 @@ class LLMHost:
         prompt = [{"role": "user", "content": _credit_prompt(puzzle, statement, remaining)}]
         return self._complete(prompt, lambda text: self._read_numbers(text, remaining))
 
-    def ask(self, puzzle: Puzzle, question: str, history: Sequence[tuple[str, str]] = (),
-            uncovered: Sequence[int] = ()) -> HostReply:
+    def ask(
+        self, puzzle: Puzzle, question: str, history: Sequence[tuple[str, str]] = (), uncovered: Sequence[int] = ()
+    ) -> HostReply:
         messages = _setup_messages(puzzle)
-        for asked, answered in list(history)[-self.history_turns:]:
+        for asked, answered in list(history)[-self.history_turns :]:
             messages.append({"role": "user", "content": f'{asked}\nAnswer "yes", "no" or "irrelevant".'})
             messages.append({"role": "assistant", "content": answered.capitalize() + "."})
         messages.append({"role": "user", "content": f'{question}\nAnswer "yes", "no" or "irrelevant".'})

@@ -76,12 +76,23 @@ def best_fact(facts: tuple[Fact, ...], words: tuple[str, ...], uncovered: Collec
 
 def _puzzle(raw: dict) -> Puzzle:
     facts = tuple(
-        Fact(tuple(tuple(term.lower() for term in group) for group in item["terms"]), item["answer"],
-             item.get("key_point"))
+        Fact(
+            tuple(tuple(term.lower() for term in group) for group in item["terms"]),
+            item["answer"],
+            item.get("key_point"),
+        )
         for item in raw["facts"]
     )
-    return Puzzle(raw["id"], raw["split"], raw["title"], raw["story"], raw["truth"], tuple(raw["key_points"]),
-                  facts, tuple(raw["questions"]))
+    return Puzzle(
+        raw["id"],
+        raw["split"],
+        raw["title"],
+        raw["story"],
+        raw["truth"],
+        tuple(raw["key_points"]),
+        facts,
+        tuple(raw["questions"]),
+    )
 
 
 @lru_cache(maxsize=1)

@@ -5,8 +5,14 @@ from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
 from agentgym_text.core.registry import declare
 
 TASK_COUNT = 50
-_WEIGHTS = {"Memory": 2, "Planning": 1, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 1,
-            "Spatial Navigation": 0}
+_WEIGHTS = {
+    "Memory": 2,
+    "Planning": 1,
+    "World Modeling": 2,
+    "Self-Reflection": 2,
+    "Grounding": 1,
+    "Spatial Navigation": 0,
+}
 
 
 def _lateral_id(env_id: str, note: str) -> EnvId:

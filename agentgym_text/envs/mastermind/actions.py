@@ -19,8 +19,9 @@ def parse_guess(text: str, rules: CodeRules) -> str:
     body = _PREFIX.sub("", text.strip()).strip().strip("'\"`.")
     symbols = re.sub(r"[\s,]+", "", body)
     if not symbols:
-        raise ActionError(f"No code found. Send {rules.describe()}, e.g. 'guess {example_code(rules)}'.",
-                          InvalidReason.UNPARSABLE)
+        raise ActionError(
+            f"No code found. Send {rules.describe()}, e.g. 'guess {example_code(rules)}'.", InvalidReason.UNPARSABLE
+        )
     unknown = sorted({ch for ch in symbols if ch not in rules.alphabet})
     if len(symbols) > 2 * rules.length or _PROSE.search(body):
         raise ActionError(
@@ -33,8 +34,9 @@ def parse_guess(text: str, rules: CodeRules) -> str:
             InvalidReason.BAD_ARGUMENT if len(symbols) == rules.length else InvalidReason.UNPARSABLE,
         )
     if len(symbols) != rules.length:
-        raise ActionError(f"The guess has {len(symbols)} symbols; the code has {rules.length}.",
-                          InvalidReason.BAD_ARGUMENT)
+        raise ActionError(
+            f"The guess has {len(symbols)} symbols; the code has {rules.length}.", InvalidReason.BAD_ARGUMENT
+        )
     if not rules.repeats and len(set(symbols)) != len(symbols):
         raise ActionError("Symbols may not repeat in this game.", InvalidReason.BAD_ARGUMENT)
     return symbols

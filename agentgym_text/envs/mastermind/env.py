@@ -6,8 +6,8 @@ from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.mastermind.actions import parse_guess
-from agentgym_text.envs.mastermind.game import CodeRules, feedback
 from agentgym_text.envs.mastermind.expert import consistent_guess
+from agentgym_text.envs.mastermind.game import CodeRules, feedback
 from agentgym_text.envs.mastermind.tasks import TASK_COUNT, make_tasks
 
 __all__ = ["MastermindEnv"]
@@ -55,9 +55,7 @@ class MastermindEnv(TextEnv):
                 terminated=True,
                 success=True,
             )
-        return Outcome(
-            observation=f"{guess}: {exact} in the right place, {near} right but in the wrong place."
-        )
+        return Outcome(observation=f"{guess}: {exact} in the right place, {near} right but in the wrong place.")
 
     def _progress(self) -> Progress:
         if not self._history:

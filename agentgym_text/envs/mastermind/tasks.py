@@ -7,8 +7,8 @@ from functools import lru_cache
 import numpy as np
 
 from agentgym_text.core.tasks import TaskSet, TaskSpec, TrainInstance
-from agentgym_text.envs.mastermind.game import CodeRules, feedback
 from agentgym_text.envs.mastermind.expert import consistent_guess
+from agentgym_text.envs.mastermind.game import CodeRules, feedback
 from agentgym_text.envs.mastermind.registration import FAMILY, MAX_STEPS, TASK_COUNT
 
 __all__ = ["TASK_COUNT", "MAX_STEPS", "make_tasks", "expert_guess_count", "training_instances"]
@@ -35,7 +35,9 @@ def make_tasks(rules: CodeRules, count: int = TASK_COUNT, seed: int = 0) -> Task
             symbols = rng.choice(list(rules.alphabet), size=rules.length, replace=False)
         secret = "".join(symbols)
         guesses = expert_guess_count(rules, secret)
-        tag = "" if rules == CodeRules() else f"-L{rules.length}-A{len(rules.alphabet)}{'-rep' if rules.repeats else ''}"
+        tag = (
+            "" if rules == CodeRules() else f"-L{rules.length}-A{len(rules.alphabet)}{'-rep' if rules.repeats else ''}"
+        )
         tasks.append(
             TaskSpec(
                 task_id=f"mastermind{tag}-{index:03d}",

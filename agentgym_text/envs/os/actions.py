@@ -79,8 +79,9 @@ def parse_action(text: str) -> OsAction:
             if not code and rest and not rest.lower().startswith(("code", "command")):
                 code = rest
             if not code:
-                raise _refused("'Act: bash' needs the command in a ```bash code block after it.",
-                               InvalidReason.BAD_ARGUMENT)
+                raise _refused(
+                    "'Act: bash' needs the command in a ```bash code block after it.", InvalidReason.BAD_ARGUMENT
+                )
             return OsAction("bash", code)
         if word.startswith("finish"):
             return OsAction("finish")
@@ -98,11 +99,13 @@ def parse_action(text: str) -> OsAction:
     if code:
         return OsAction("bash", code)
     if "```" in text:
-        raise _refused("The code block is empty or not closed: put the command between ```bash and ```.",
-                       InvalidReason.BAD_ARGUMENT)
+        raise _refused(
+            "The code block is empty or not closed: put the command between ```bash and ```.",
+            InvalidReason.BAD_ARGUMENT,
+        )
     match = _ANSWER_LINE.search(text)
     if match:
-        line = text[match.start():].split("\n", 1)[0]
+        line = text[match.start() :].split("\n", 1)[0]
         found = _answer(line[line.lower().find("answer") + 6 :])
         if found is not None:
             return found

@@ -11,8 +11,16 @@ from dataclasses import dataclass
 
 from agentgym_text.envs.os.keeper import WRITABLE_DIRS
 
-__all__ = ["SandboxLimits", "SandboxUnavailable", "sandbox_problem", "bwrap_args", "limit_prefix", "demote",
-           "high_pipe", "VIRTUAL_EPOCH"]
+__all__ = [
+    "SandboxLimits",
+    "SandboxUnavailable",
+    "sandbox_problem",
+    "bwrap_args",
+    "limit_prefix",
+    "demote",
+    "high_pipe",
+    "VIRTUAL_EPOCH",
+]
 
 VIRTUAL_EPOCH = 1_717_243_200
 """2024-06-01 12:00:00 UTC: files made by the init script get this mtime (unless it sets one); files changed at
@@ -56,9 +64,24 @@ class SandboxLimits:
 def bwrap_args(limits: SandboxLimits) -> list[str]:
     size = str(limits.disk_mb * 1024 * 1024)
     args = [
-        "bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-        "--as-pid-1", "--cap-drop", "ALL", "--uid", "0", "--gid", "0", "--hostname", "sandbox",
-        "--ro-bind", "/usr", "/usr",
+        "bwrap",
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--die-with-parent",
+        "--new-session",
+        "--as-pid-1",
+        "--cap-drop",
+        "ALL",
+        "--uid",
+        "0",
+        "--gid",
+        "0",
+        "--hostname",
+        "sandbox",
+        "--ro-bind",
+        "/usr",
+        "/usr",
     ]
     for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         host = f"/{name}"
@@ -81,10 +104,7 @@ def bwrap_args(limits: SandboxLimits) -> list[str]:
 
 def limit_prefix(limits: SandboxLimits) -> str:
     kib = limits.disk_mb * 1024
-    return (
-        f"ulimit -c 0; ulimit -u {limits.max_processes}; ulimit -f {kib}; "
-        f"ulimit -v {limits.memory_mb * 1024}; "
-    )
+    return f"ulimit -c 0; ulimit -u {limits.max_processes}; ulimit -f {kib}; ulimit -v {limits.memory_mb * 1024}; "
 
 
 def high_pipe() -> tuple[int, int]:
@@ -115,7 +135,9 @@ def sandbox_problem() -> str | None:
     try:
         probe = subprocess.run(
             bwrap_args(SandboxLimits()) + ["/usr/bin/bash", "-c", "echo ok"],
-            capture_output=True, timeout=20, **demote(),
+            capture_output=True,
+            timeout=20,
+            **demote(),
         )
     except (OSError, subprocess.SubprocessError) as error:
         return f"bwrap could not be started ({error}); AgentBench/OS-v0 refuses to run commands on the host."

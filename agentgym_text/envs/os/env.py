@@ -57,8 +57,9 @@ class OsEnv(TextEnv):
         if problem is not None:
             raise SandboxUnavailable(problem)
         super().__init__(make_tasks(split, num_tasks, tuple(templates) if templates else None), **kwargs)
-        self.limits = SandboxLimits(command_timeout=command_timeout, disk_mb=disk_mb, max_processes=max_processes,
-                                    memory_mb=memory_mb)
+        self.limits = SandboxLimits(
+            command_timeout=command_timeout, disk_mb=disk_mb, max_processes=max_processes, memory_mb=memory_mb
+        )
         self.output_chars = output_chars
         self.prewarm = prewarm
         self._sandbox: Sandbox | None = None
@@ -104,15 +105,22 @@ class OsEnv(TextEnv):
                 given = parsed.content.strip() if parsed.kind == "answer" else None
                 self._solved = given == task.answer
                 verdict = "correct" if self._solved else "not correct"
-                what = f"The answer {given!r} is {verdict}." if given is not None else (
-                    "This task asks a question: 'finish' gives no answer, so it is not solved.")
+                what = (
+                    f"The answer {given!r} is {verdict}."
+                    if given is not None
+                    else ("This task asks a question: 'finish' gives no answer, so it is not solved.")
+                )
             else:
                 self._solved = sandbox.checks([task.check])[0]
-                what = "The checker confirms the task is done." if self._solved else (
-                    "The checker finds the task is not done.")
+                what = (
+                    "The checker confirms the task is done."
+                    if self._solved
+                    else ("The checker finds the task is not done.")
+                )
         except SandboxError as error:
-            return Outcome(f"The sandbox failed: {error}.", terminated=True,
-                           finish_reason=FinishReason.ENGINE_ERROR.value)
+            return Outcome(
+                f"The sandbox failed: {error}.", terminated=True, finish_reason=FinishReason.ENGINE_ERROR.value
+            )
         self._close_sandbox()
         return Outcome(f"{what} The episode is over.", terminated=True, success=self._solved)
 
@@ -138,8 +146,9 @@ class OsEnv(TextEnv):
             return Progress(now=0.0)
         done = tuple(self._met) + (self._solved,)
         now = 1.0 if self._solved else sum(done) / len(done)
-        return Progress(now=now, subgoals=tuple(m.name for m in task.milestones) + ("solve the task",),
-                        subgoals_done=done)
+        return Progress(
+            now=now, subgoals=tuple(m.name for m in task.milestones) + ("solve the task",), subgoals_done=done
+        )
 
     def _admissible_actions(self) -> list[str]:
         task = self._instance

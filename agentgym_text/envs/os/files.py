@@ -21,8 +21,20 @@ def readonly_except(rng: random.Random) -> TaskInstance:
     user = rng.choice(_PEOPLE)
     root = f"/home/{user}/{rng.choice(('projects', 'shared', 'thesis', 'website', 'notes'))}"
     keep = rng.choice(("TODO.md", "config.local", "notes.txt", "draft.tex"))
-    stems = ["index.html", "style.css", "main.py", "data.json", "chapter1.tex", "refs.bib", "plan.md", "run.sh",
-             "table.csv", "logo.svg", "intro.txt", "results.txt"]
+    stems = [
+        "index.html",
+        "style.css",
+        "main.py",
+        "data.json",
+        "chapter1.tex",
+        "refs.bib",
+        "plan.md",
+        "run.sh",
+        "table.csv",
+        "logo.svg",
+        "intro.txt",
+        "results.txt",
+    ]
     files = Files()
     modes: dict[str, str] = {}
     for sub in ("", rng.choice(("src/", "chapters/")), rng.choice(("assets/", "misc/"))):
@@ -62,8 +74,20 @@ def sort_by_extension(rng: random.Random) -> TaskInstance:
     user = rng.choice(_PEOPLE)
     folder = f"/home/{user}/downloads"
     exts = rng.sample(("pdf", "jpg", "txt", "zip", "csv", "mp3"), rng.randint(2, 4))
-    stems = ["invoice", "holiday", "manual", "scan", "export", "track", "letter", "backup", "photo", "summary",
-             "ticket", "contract"]
+    stems = [
+        "invoice",
+        "holiday",
+        "manual",
+        "scan",
+        "export",
+        "track",
+        "letter",
+        "backup",
+        "photo",
+        "summary",
+        "ticket",
+        "contract",
+    ]
     files = Files()
     content = {}
     for index, stem in enumerate(rng.sample(stems, rng.randint(6, 10))):
@@ -73,8 +97,9 @@ def sort_by_extension(rng: random.Random) -> TaskInstance:
 
     def moved(ext: str) -> str:
         return " && ".join(
-            f"[ \"$(cat {folder}/{ext}/{name})\" = {q(body.rstrip())} ]"
-            for name, body in content.items() if name.endswith("." + ext)
+            f'[ "$(cat {folder}/{ext}/{name})" = {q(body.rstrip())} ]'
+            for name, body in content.items()
+            if name.endswith("." + ext)
         )
 
     empty_top = f'[ -z "$(find {folder} -maxdepth 1 -type f)" ]'
@@ -89,7 +114,7 @@ def sort_by_extension(rng: random.Random) -> TaskInstance:
         init=files.script(),
         solution=(
             f"ls {folder}",
-            f"cd {folder} && for f in *.*; do mkdir -p \"${{f##*.}}\" && mv -- \"$f\" \"${{f##*.}}/\"; done",
+            f'cd {folder} && for f in *.*; do mkdir -p "${{f##*.}}" && mv -- "$f" "${{f##*.}}/"; done',
             f"find {folder} -type f | sort",
         ),
         milestones=(
@@ -114,7 +139,7 @@ def delete_older_than(rng: random.Random) -> TaskInstance:
         (new if is_new else old).append(name)
     day = cutoff.strftime("%Y-%m-%d")
     gone = " && ".join(f"[ ! -e {folder}/{name} ]" for name in old)
-    kept = " && ".join(f"[ \"$(cat {folder}/{name})\" = {name} ]" for name in new)
+    kept = " && ".join(f'[ "$(cat {folder}/{name})" = {name} ]' for name in new)
     find = f"find {folder} -maxdepth 1 -type f ! -newermt '{day}'"
     listing = f"ls -l --time-style=long-iso {folder}"
     return TaskInstance(
@@ -126,8 +151,7 @@ def delete_older_than(rng: random.Random) -> TaskInstance:
         solution=(listing, find, f"{find} -delete", listing),
         milestones=(
             Milestone(f"list the files of {folder} with their dates", "all", targets=tuple(old + new)),
-            Milestone("single out the files modified before the date", "select", targets=tuple(old),
-                      others=tuple(new)),
+            Milestone("single out the files modified before the date", "select", targets=tuple(old), others=tuple(new)),
             Milestone("the old files are gone", "state", script=gone),
         ),
         check=f"{gone} && {kept}",
@@ -138,10 +162,24 @@ def delete_older_than(rng: random.Random) -> TaskInstance:
 def scripts_executable(rng: random.Random) -> TaskInstance:
     root = "/opt/" + rng.choice(("deploytool", "backupkit", "sitegen", "monitor", "etl"))
     shebangs = ("#!/bin/sh", "#!/bin/bash", "#!/usr/bin/env python3", "#!/usr/bin/env bash")
-    script_names = ["bin/start", "bin/stop.sh", "bin/status", "lib/migrate.py", "bin/rotate.sh", "tools/check",
-                    "tools/cleanup.sh", "bin/report.py"]
-    decoy_names = ["lib/common.sh", "lib/helpers.sh", "README.md", "docs/usage.txt", "etc/settings.conf",
-                   "docs/example.md"]
+    script_names = [
+        "bin/start",
+        "bin/stop.sh",
+        "bin/status",
+        "lib/migrate.py",
+        "bin/rotate.sh",
+        "tools/check",
+        "tools/cleanup.sh",
+        "bin/report.py",
+    ]
+    decoy_names = [
+        "lib/common.sh",
+        "lib/helpers.sh",
+        "README.md",
+        "docs/usage.txt",
+        "etc/settings.conf",
+        "docs/example.md",
+    ]
     files = Files()
     scripts = rng.sample(script_names, rng.randint(3, 5))
     decoys = rng.sample(decoy_names, rng.randint(3, 5))
@@ -149,7 +187,7 @@ def scripts_executable(rng: random.Random) -> TaskInstance:
         files.write(f"{root}/{name}", f"{rng.choice(shebangs)}\necho {name}\n", mode="644")
     for name in decoys:
         if name.endswith(".sh"):
-            body = "# helper functions, sourced by the scripts in bin/\nlog() { echo \"$@\"; }\n"
+            body = '# helper functions, sourced by the scripts in bin/\nlog() { echo "$@"; }\n'
         else:
             body = f"{name} for {root}\nExample:\n#!/bin/sh\necho hello\n"
         files.write(f"{root}/{name}", body, mode="644")
@@ -164,12 +202,20 @@ def scripts_executable(rng: random.Random) -> TaskInstance:
         "the owner's execute permission). Do not change the permissions of any other file. Take the finish "
         "action when you are done.",
         init=files.script(),
-        solution=(f"find {root} -type f", each + 'echo "$f"; done', each + 'chmod u+x "$f"; done',
-                  f"find {root} -type f -printf '%m %p\\n'"),
+        solution=(
+            f"find {root} -type f",
+            each + 'echo "$f"; done',
+            each + 'chmod u+x "$f"; done',
+            f"find {root} -type f -printf '%m %p\\n'",
+        ),
         milestones=(
             Milestone(f"list the files under {root}", "all", targets=tuple(script_paths + decoy_paths)),
-            Milestone("single out the files starting with #!", "select", targets=tuple(script_paths),
-                      others=tuple(decoy_paths)),
+            Milestone(
+                "single out the files starting with #!",
+                "select",
+                targets=tuple(script_paths),
+                others=tuple(decoy_paths),
+            ),
         ),
         check=check,
         explore=(f"ls -la {root}", f"ls -R {root}", "pwd", "ls /opt"),

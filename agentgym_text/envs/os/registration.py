@@ -15,8 +15,14 @@ FAMILY = Family(
             task_count=TASK_COUNT,
             description="Answer questions about, or operate on, a Linux machine through bash in a bubblewrap "
             "sandbox (AgentBench's OS interaction; needs the bwrap binary).",
-            subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 2, "Self-Reflection": 2, "Grounding": 3,
-                          "Spatial Navigation": 0},
+            subskill_weights={
+                "Memory": 1,
+                "Planning": 2,
+                "World Modeling": 2,
+                "Self-Reflection": 2,
+                "Grounding": 3,
+                "Spatial Navigation": 0,
+            },
             max_steps=8,
         ),
     ),

@@ -10,8 +10,24 @@ from agentgym_text.envs.os.generator import BASE_PASSWD, Files, Milestone, TaskI
 __all__ = ["count_modified_after", "largest_file", "users_matching", "count_extension", "random_stamp"]
 
 _SERVICES = ("nginx", "postgres", "cron", "backup", "mailer", "billing", "sync", "worker")
-_PEOPLE = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory",
-           "oscar", "peggy", "trent", "victor", "wendy")
+_PEOPLE = (
+    "alice",
+    "bob",
+    "carol",
+    "dave",
+    "erin",
+    "frank",
+    "grace",
+    "heidi",
+    "ivan",
+    "judy",
+    "mallory",
+    "oscar",
+    "peggy",
+    "trent",
+    "victor",
+    "wendy",
+)
 
 
 def random_stamp(rng: random.Random, cutoff: datetime, after: bool) -> str:
@@ -28,9 +44,23 @@ def _cutoff(rng: random.Random) -> datetime:
 def count_modified_after(rng: random.Random) -> TaskInstance:
     service = rng.choice(_SERVICES)
     folder = f"/var/log/{service}"
-    pool = [f"{service}.log", "error.log", "access.log", "debug.log", "audit.log", f"{service}.log.1",
-            f"{service}.log.2", "error.log.1", "access.log.1", "startup.log", "queries.log", "slow.log",
-            "events.log", "jobs.log", "report.txt"]
+    pool = [
+        f"{service}.log",
+        "error.log",
+        "access.log",
+        "debug.log",
+        "audit.log",
+        f"{service}.log.1",
+        f"{service}.log.2",
+        "error.log.1",
+        "access.log.1",
+        "startup.log",
+        "queries.log",
+        "slow.log",
+        "events.log",
+        "jobs.log",
+        "report.txt",
+    ]
     chosen = rng.sample(pool, rng.randint(7, 12))
     cutoff = _cutoff(rng)
     flags = [True, True, False, False] + [rng.random() < 0.5 for _ in chosen[4:]]
@@ -38,8 +68,11 @@ def count_modified_after(rng: random.Random) -> TaskInstance:
     files = Files()
     after, before = [], []
     for name, is_after in zip(chosen, flags):
-        files.write(f"{folder}/{name}", f"{service} {name} entry\n" * rng.randint(1, 5),
-                    mtime=random_stamp(rng, cutoff, is_after))
+        files.write(
+            f"{folder}/{name}",
+            f"{service} {name} entry\n" * rng.randint(1, 5),
+            mtime=random_stamp(rng, cutoff, is_after),
+        )
         (after if is_after else before).append(name)
     archived = []
     if rng.random() < 0.6:
@@ -58,8 +91,12 @@ def count_modified_after(rng: random.Random) -> TaskInstance:
         solution=(f"ls -l --time-style=long-iso {folder}", find, f"{find} | wc -l"),
         milestones=(
             Milestone(f"list the files of {folder}", "all", targets=tuple(chosen)),
-            Milestone("single out the files modified after the date", "select", targets=tuple(after),
-                      others=tuple(before + archived)),
+            Milestone(
+                "single out the files modified after the date",
+                "select",
+                targets=tuple(after),
+                others=tuple(before + archived),
+            ),
         ),
         answer=str(len(after)),
         explore=(f"ls {folder}", f"ls -la {folder}", "ls /var/log", "pwd"),
@@ -69,8 +106,22 @@ def count_modified_after(rng: random.Random) -> TaskInstance:
 def largest_file(rng: random.Random) -> TaskInstance:
     user = rng.choice(_PEOPLE)
     folder = f"/home/{user}/{rng.choice(('reports', 'media', 'backups', 'datasets', 'work'))}"
-    pool = ["report-q1.pdf", "report-q2.pdf", "data.csv", "notes.txt", "backup.tar", "photo.jpg", "slides.odp",
-            "archive.zip", "budget.xlsx", "readme.md", "dump.sql", "video.mp4", "song.mp3", "draft.docx"]
+    pool = [
+        "report-q1.pdf",
+        "report-q2.pdf",
+        "data.csv",
+        "notes.txt",
+        "backup.tar",
+        "photo.jpg",
+        "slides.odp",
+        "archive.zip",
+        "budget.xlsx",
+        "readme.md",
+        "dump.sql",
+        "video.mp4",
+        "song.mp3",
+        "draft.docx",
+    ]
     chosen = rng.sample(pool, rng.randint(6, 10))
     recursive = rng.random() < 0.5
     sizes = rng.sample(range(200, 40_000, 7), len(chosen))
@@ -110,7 +161,7 @@ def users_matching(rng: random.Random) -> TaskInstance:
         users.append((name, 1001 + index, 1001 + index, name.title(), home, rng.choice(shells)))
     users.insert(rng.randint(1, len(users)), ("svc-deploy", 998, 998, "deploy", "/home/svc-deploy", "/bin/bash"))
     files = Files(users)
-    for name, uid, _, _, home, _ in users:
+    for _name, uid, _, _, home, _ in users:
         if uid >= 1000 and uid != 65534 and home.startswith("/home/"):
             files.mkdir(home)
     everyone = [u[0] for u in users]
@@ -118,13 +169,14 @@ def users_matching(rng: random.Random) -> TaskInstance:
         shell = rng.choice(("/bin/bash", "/usr/sbin/nologin", "/bin/sh"))
         match = [u[0] for u in users if u[5] == shell]
         question = f"How many user accounts in /etc/passwd have {shell} as their login shell? Answer with a number."
-        rule = f"$7 == \"{shell}\""
+        rule = f'$7 == "{shell}"'
         fields = "$1, $3, $7"
         milestone = f"single out the accounts whose shell is {shell}"
     else:
         match = [u[0] for u in users if u[1] >= 1000 and u[4].startswith("/home/")]
-        question = ("How many user accounts have a UID of 1000 or more and a home directory under /home? "
-                    "Answer with a number.")
+        question = (
+            "How many user accounts have a UID of 1000 or more and a home directory under /home? Answer with a number."
+        )
         rule = "$3 >= 1000 && $6 ~ /^\\/home\\//"
         fields = "$1, $3, $6"
         milestone = "single out the accounts with UID >= 1000 and a home under /home"
@@ -133,12 +185,16 @@ def users_matching(rng: random.Random) -> TaskInstance:
         group="information retrieval",
         description=question,
         init=files.script(),
-        solution=(f"awk -F: '{{print {fields}}}' /etc/passwd", f"awk -F: '{rule} {{print $1}}' /etc/passwd",
-                  f"awk -F: '{rule}' /etc/passwd | wc -l"),
+        solution=(
+            f"awk -F: '{{print {fields}}}' /etc/passwd",
+            f"awk -F: '{rule} {{print $1}}' /etc/passwd",
+            f"awk -F: '{rule}' /etc/passwd | wc -l",
+        ),
         milestones=(
             Milestone("read /etc/passwd", "all", targets=tuple(everyone)),
-            Milestone(milestone, "select", targets=tuple(match),
-                      others=tuple(name for name in everyone if name not in match)),
+            Milestone(
+                milestone, "select", targets=tuple(match), others=tuple(name for name in everyone if name not in match)
+            ),
         ),
         answer=str(len(match)),
         explore=("head -n 5 /etc/passwd", "ls /home", "wc -l /etc/passwd", "whoami"),
@@ -150,8 +206,23 @@ def count_extension(rng: random.Random) -> TaskInstance:
     others = [e for e in ("log", "txt", "conf", "py", "md", "csv", "json") if e != ext]
     root = rng.choice(("/srv", "/opt")) + "/" + rng.choice(("atlas", "hermes", "orion", "vega", "lyra", "nova"))
     dirs = ["", "src/", "docs/", "data/", "data/raw/", "build/tmp/", "config/"]
-    stems = ["main", "util", "index", "notes", "setup", "report", "cache", "server", "client", "readme", "todo",
-             "draft", "summary", "events", "schema"]
+    stems = [
+        "main",
+        "util",
+        "index",
+        "notes",
+        "setup",
+        "report",
+        "cache",
+        "server",
+        "client",
+        "readme",
+        "todo",
+        "draft",
+        "summary",
+        "events",
+        "schema",
+    ]
     files = Files()
     matching, rest = [], []
     used = set()
@@ -161,8 +232,10 @@ def count_extension(rng: random.Random) -> TaskInstance:
             continue
         used.add(path)
         (matching if path.endswith("." + ext) else rest).append(path)
-    decoys = [f"{root}/{rng.choice(dirs)}{rng.choice(stems)}.{ext}.gz",
-              f"{root}/{rng.choice(dirs)}{rng.choice(stems)}.{ext.upper()}"]
+    decoys = [
+        f"{root}/{rng.choice(dirs)}{rng.choice(stems)}.{ext}.gz",
+        f"{root}/{rng.choice(dirs)}{rng.choice(stems)}.{ext.upper()}",
+    ]
     rest += [path for path in decoys if path not in used]
     if not matching:
         matching.append(f"{root}/src/main.{ext}")
@@ -182,8 +255,7 @@ def count_extension(rng: random.Random) -> TaskInstance:
         solution=(f"find {root}", find, f"{find} | wc -l"),
         milestones=(
             Milestone(f"list everything under {root}", "all", targets=tuple(matching + rest)),
-            Milestone(f"single out the .{ext} files", "select", targets=tuple(matching),
-                      others=tuple(rest + [trap])),
+            Milestone(f"single out the .{ext} files", "select", targets=tuple(matching), others=tuple(rest + [trap])),
         ),
         answer=str(len(matching)),
         explore=(f"ls {root}", f"ls -la {root}", f"ls -R {root}", "pwd"),

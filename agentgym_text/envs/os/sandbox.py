@@ -121,12 +121,16 @@ class Sandbox:
         agent_out_r, agent_out_w = high_pipe()
         keeper = (
             f"exec 3<&{agent_in_r} 4>&{agent_out_w} {agent_in_r}<&- {agent_out_w}>&-\n"
-            + limit_prefix(self.limits) + KEEPER_SCRIPT
+            + limit_prefix(self.limits)
+            + KEEPER_SCRIPT
         )
         self._process = subprocess.Popen(
             bwrap_args(self.limits) + ["/usr/bin/bash", "--noprofile", "--norc", "-c", keeper],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            pass_fds=(agent_in_r, agent_out_w), **demote(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(agent_in_r, agent_out_w),
+            **demote(),
         )
         os.close(agent_in_r)
         os.close(agent_out_w)
@@ -175,7 +179,7 @@ class Sandbox:
         while True:
             match = pattern.search(self._control_buffer)
             if match:
-                self._control_buffer = self._control_buffer[match.end():]
+                self._control_buffer = self._control_buffer[match.end() :]
                 return match
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
@@ -221,8 +225,8 @@ class Sandbox:
         prefix = f"cd -- {shell_quote(self._cwd)} 2>/dev/null; " if self._pending_cd else ""
         self._pending_cd = False
         line = (
-            f"__c={shell_quote(prefix + command)}; eval \"$__c\" </dev/null; __r=$?; unset __c; "
-            f"printf '\\n\\036%s %d %d %s\\036\\n' {self._agent_nonce} {seq} \"$__r\" \"$PWD\"; unset __r\n"
+            f'__c={shell_quote(prefix + command)}; eval "$__c" </dev/null; __r=$?; unset __c; '
+            f'printf \'\\n\\036%s %d %d %s\\036\\n\' {self._agent_nonce} {seq} "$__r" "$PWD"; unset __r\n'
         )
         try:
             os.write(self._agent_in, line.encode("utf-8", "surrogatepass"))
@@ -264,9 +268,7 @@ class Sandbox:
         Without ``drain`` reading stops once the output passes the byte limit; with it, reading goes on (keeping
         the first ``output_bytes`` and a tail where the sentinel will appear) while the keeper stops the command.
         """
-        sentinel = re.compile(
-            rb"\n?\x1e" + self._agent_nonce.encode() + rb" (\d+) (-?\d+) ([^\x1e]*)\x1e\n"
-        )
+        sentinel = re.compile(rb"\n?\x1e" + self._agent_nonce.encode() + rb" (\d+) (-?\d+) ([^\x1e]*)\x1e\n")
         restart = b"\x1e" + self._agent_nonce.encode() + b" restart\x1e\n"
         limit = self.limits.output_bytes
         deadline = time.monotonic() + timeout
@@ -285,7 +287,7 @@ class Sandbox:
                 if not drain:
                     return raw, None, restarted, True
                 if len(raw) > limit + (1 << 17):
-                    raw = raw[:limit] + raw[-(1 << 16):]
+                    raw = raw[:limit] + raw[-(1 << 16) :]
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self._agent_out], [], [], left)[0]:
                 return sentinel.sub(b"", raw), None, restarted, False
@@ -314,10 +316,8 @@ class Sandbox:
         """Kill every process of the sandbox (its files vanish with its mount namespace)."""
         self._finalizer()
 
-    def __enter__(self) -> "Sandbox":
+    def __enter__(self) -> Sandbox:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-

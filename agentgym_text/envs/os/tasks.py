@@ -71,7 +71,7 @@ def make_tasks(split: str = "test", num_tasks: int | None = None, templates: tup
         raise ValueError(f"unknown templates {unknown}; known: {sorted(TEMPLATES)}")
     if split == "test":
         specs = [_spec(name, seed, f"os-{name}-{seed:02d}") for name in names for seed in range(TEST_PER_TEMPLATE)]
-        return TaskSet(specs[: num_tasks] if num_tasks else specs)
+        return TaskSet(specs[:num_tasks] if num_tasks else specs)
     if split == "train":
         count = num_tasks or 1_200
         specs = []

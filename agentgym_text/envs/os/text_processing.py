@@ -10,8 +10,28 @@ from agentgym_text.envs.os.generator import Files, Milestone, TaskInstance, q
 
 __all__ = ["top_ip", "sum_column", "failed_logins", "extract_domains"]
 
-_PEOPLE = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory",
-           "oscar", "peggy", "trent", "victor", "wendy", "admin", "test", "guest", "deploy")
+_PEOPLE = (
+    "alice",
+    "bob",
+    "carol",
+    "dave",
+    "erin",
+    "frank",
+    "grace",
+    "heidi",
+    "ivan",
+    "judy",
+    "mallory",
+    "oscar",
+    "peggy",
+    "trent",
+    "victor",
+    "wendy",
+    "admin",
+    "test",
+    "guest",
+    "deploy",
+)
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -43,8 +63,10 @@ def top_ip(rng: random.Random) -> TaskInstance:
     for index, (ip, status) in enumerate(events):
         moment = start + timedelta(seconds=index * rng.randint(3, 90))
         stamp = f"{moment.day:02d}/{_MONTHS[moment.month - 1]}/{moment.year}:{moment:%H:%M:%S} +0000"
-        method, page = rng.choice(("GET", "GET", "POST")), rng.choice(("/", "/login", "/api/items", "/static/app.js",
-                                                                        "/favicon.ico", "/admin"))
+        method, page = (
+            rng.choice(("GET", "GET", "POST")),
+            rng.choice(("/", "/login", "/api/items", "/static/app.js", "/favicon.ico", "/admin")),
+        )
         lines.append(f'{ip} - - [{stamp}] "{method} {page} HTTP/1.1" {status} {rng.randint(120, 9000)}')
     files = Files()
     files.write(path, "\n".join(lines) + "\n")
@@ -63,8 +85,9 @@ def top_ip(rng: random.Random) -> TaskInstance:
         solution=(f"head -n 5 {path}", f"awk '{select}' {path} | sort | uniq -c | sort -rn | head -n 5"),
         milestones=(
             Milestone(f"look at {path}", "all", targets=(lines[0],)),
-            Milestone("count the requests per IP address", "regex",
-                      pattern=rf"^\s*{counted[best]}\s+{re.escape(best)}\s*$"),
+            Milestone(
+                "count the requests per IP address", "regex", pattern=rf"^\s*{counted[best]}\s+{re.escape(best)}\s*$"
+            ),
         ),
         answer=best,
         explore=(f"head -n 3 {path}", f"wc -l {path}", "ls -la /var/log/nginx", "pwd"),
@@ -80,8 +103,15 @@ def sum_column(rng: random.Random) -> TaskInstance:
     day = datetime(2023, 1, 1) + timedelta(days=rng.randint(0, 200))
     for _ in range(rng.randint(20, 45)):
         day += timedelta(days=rng.randint(0, 3))
-        rows.append((f"{day:%Y-%m-%d}", rng.choice(regions), rng.choice(("widget", "gadget", "gizmo", "doohickey")),
-                     rng.randint(1, 40), rng.randint(5, 900)))
+        rows.append(
+            (
+                f"{day:%Y-%m-%d}",
+                rng.choice(regions),
+                rng.choice(("widget", "gadget", "gizmo", "doohickey")),
+                rng.randint(1, 40),
+                rng.randint(5, 900),
+            )
+        )
     region = rng.choice(regions)
     if not any(row[1] == region for row in rows):
         rows[0] = (rows[0][0], region, *rows[0][2:])
@@ -134,14 +164,14 @@ def failed_logins(rng: random.Random) -> TaskInstance:
     return TaskInstance(
         template="failed-logins",
         group="text processing",
-        description=f"How many distinct user names appear in failed password attempts in {path}? Answer with a "
-        "number.",
+        description=f"How many distinct user names appear in failed password attempts in {path}? Answer with a number.",
         init=files.script(),
         solution=(f"{grep} | head -n 5", names, f"{names} | wc -l"),
         milestones=(
             Milestone("look at the failed attempts", "regex", pattern=r"Failed password for \S+ from"),
-            Milestone("single out the users with failed attempts", "select", targets=tuple(failing),
-                      others=tuple(clean)),
+            Milestone(
+                "single out the users with failed attempts", "select", targets=tuple(failing), others=tuple(clean)
+            ),
         ),
         answer=str(len(failing)),
         explore=(f"head -n 3 {path}", f"wc -l {path}", "ls -la /var/log", "pwd"),
@@ -151,8 +181,21 @@ def failed_logins(rng: random.Random) -> TaskInstance:
 def extract_domains(rng: random.Random) -> TaskInstance:
     user = rng.choice(_PEOPLE[:10])
     source, target = f"/home/{user}/contacts.txt", f"/home/{user}/domains.txt"
-    domains = rng.sample(("example.com", "mail.example.org", "acme.io", "uni-bonn.de", "post.cz", "gmx.net",
-                          "proton.me", "fastmail.fm", "corp.example.net", "web.de"), rng.randint(4, 7))
+    domains = rng.sample(
+        (
+            "example.com",
+            "mail.example.org",
+            "acme.io",
+            "uni-bonn.de",
+            "post.cz",
+            "gmx.net",
+            "proton.me",
+            "fastmail.fm",
+            "corp.example.net",
+            "web.de",
+        ),
+        rng.randint(4, 7),
+    )
     first = ("Ann", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gus", "Hana", "Ida", "Jon", "Kai", "Lea")
     last = ("Meyer", "Novak", "Ortiz", "Park", "Quinn", "Rossi", "Sato", "Toth", "Ueda", "Vogel")
     lines = []

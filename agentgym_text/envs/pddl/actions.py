@@ -134,7 +134,7 @@ class ActionParser:
                 InvalidReason.UNPARSABLE,
                 f"Could not read an action. Actions look like: {self._examples()}.",
             )
-        rest = body[len(verb):].split()
+        rest = body[len(verb) :].split()
         objects = [token for token in rest if token in self.problem.objects]
         strangers = [token for token in rest if token not in self.problem.objects and token not in self._vocabulary]
         if strangers:

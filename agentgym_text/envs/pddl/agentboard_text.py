@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 from agentgym_text.envs.pddl.model import State
-from agentgym_text.envs.pddl.problem_files import LoadedProblem
 from agentgym_text.envs.pddl.pddl_reader import Atom
+from agentgym_text.envs.pddl.problem_files import LoadedProblem
 
 __all__ = [
     "PREDICATE_MAP",
@@ -132,8 +132,10 @@ AGENTBOARD_NAMES: dict[str, tuple[dict[str, str], dict[str, str]]] = {
 """Per our PDDL spelling (variant), how AgentBoard's spelling names its predicates and operators (others alike)."""
 
 NOT_VALID = "The action is not valid and therefore takes no effect. Please check valid actions."
-NO_EFFECT = ("The action is not valid and therefore takes no effect. Please remember to satisfy the restriction of "
-             "actions. You can also check valid actions.")
+NO_EFFECT = (
+    "The action is not valid and therefore takes no effect. Please remember to satisfy the restriction of "
+    "actions. You can also check valid actions."
+)
 GOAL_SATISFIED = " The goal is satisfied."
 ADDED_FACTS_DOMAINS = frozenset({"barman", "tyreworld"})
 """Domains whose observation after a valid action lists only the facts that became true (AgentBoard's choice)."""
@@ -169,8 +171,9 @@ class AgentBoardText:
         facts, operators = AGENTBOARD_NAMES.get(problem.variant, ({}, {}))
         self._fact_name = facts
         self._operator_name = operators
-        self._operator_by_name = {operators.get(op.name, op.name).lower(): op.name
-                                  for op in problem.ground.domain.operators}
+        self._operator_by_name = {
+            operators.get(op.name, op.name).lower(): op.name for op in problem.ground.domain.operators
+        }
         self._arity = {op.name: len(op.params) for op in problem.ground.domain.operators}
         self._objects = frozenset(name.lower() for name in problem.ground.objects)
         self._object_name = {name.lower(): name for name in problem.ground.objects}
@@ -179,7 +182,8 @@ class AgentBoardText:
         self._action_texts: dict[tuple[str, ...], str] = {}
         self._last: tuple[State | None, list[tuple[str, ...]]] = (None, [])  # the last state asked about
         self.extra_actions = ["check valid actions"] + (
-            ["look around"] if self.domain_key in ADDED_FACTS_DOMAINS else [])
+            ["look around"] if self.domain_key in ADDED_FACTS_DOMAINS else []
+        )
 
     # ---- text --------------------------------------------------------------------------------------
     @staticmethod
@@ -224,8 +228,11 @@ class AgentBoardText:
         those that change the state are listed (Barman's ``empty-shaker`` from level l0 to level l0)."""
         if self._last[0] is state:
             return self._last[1]
-        keys = [a.key for a in self.problem.ground.applicable(state)
-                if id(a) not in self._repeats or (self.fixes and a.apply(state) != state)]
+        keys = [
+            a.key
+            for a in self.problem.ground.applicable(state)
+            if id(a) not in self._repeats or (self.fixes and a.apply(state) != state)
+        ]
         self._last = (state, keys)
         return keys
 

@@ -7,4 +7,6 @@ from agentgym_text.envs.pddl.tasks import write_shipped
 
 if __name__ == "__main__":
     for entry in write_shipped():
-        print(f"{entry['task_id']:28s} goal={entry['goal_literals']:2d} plan={entry['plan_length']:3d} {entry['difficulty']}")
+        print(
+            f"{entry['task_id']:28s} goal={entry['goal_literals']:2d} plan={entry['plan_length']:3d} {entry['difficulty']}"
+        )

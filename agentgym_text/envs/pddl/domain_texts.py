@@ -11,8 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-__all__ = ["DomainText", "DOMAIN_TEXTS", "VARIANT_TEXTS", "DOMAIN_VARIANTS", "DOMAIN_ALIASES", "canonical_domain",
-           "variant_key", "generic_text"]
+__all__ = [
+    "DomainText",
+    "DOMAIN_TEXTS",
+    "VARIANT_TEXTS",
+    "DOMAIN_VARIANTS",
+    "DOMAIN_ALIASES",
+    "canonical_domain",
+    "variant_key",
+    "generic_text",
+]
 
 
 @dataclass(frozen=True)
@@ -52,8 +60,7 @@ BLOCKSWORLD = DomainText(
 GRIPPER = DomainText(
     key="gripper",
     title="Gripper",
-    intro="You control Robby, a robot with two grippers that carries balls between rooms. Each gripper holds "
-    "one ball.",
+    intro="You control Robby, a robot with two grippers that carries balls between rooms. Each gripper holds one ball.",
     facts={
         "room": "{0} is a room",
         "ball": "{0} is a ball",

@@ -17,8 +17,8 @@ from agentgym_text.envs.pddl.domain_texts import canonical_domain
 from agentgym_text.envs.pddl.expert import expert_action, expert_key, plan_length
 from agentgym_text.envs.pddl.model import State
 from agentgym_text.envs.pddl.problem_files import PROBLEM_DIR, LoadedProblem, load
-from agentgym_text.envs.pddl.tasks import max_steps_for, shipped_tasks
 from agentgym_text.envs.pddl.registration import FAMILY
+from agentgym_text.envs.pddl.tasks import max_steps_for, shipped_tasks
 
 __all__ = ["PDDLEnv", "LOOK_ACTIONS"]
 
@@ -156,8 +156,10 @@ class PDDLEnv(TextEnv):
             self._agentboard = AgentBoardText(self._problem, self.agentboard_fixes)
             listing = self._agentboard.listing(self._state)
             self.action_example = listing[0].strip()
-            return Start(observation=self._agentboard.facts_text(self._state),
-                         goal=self._agentboard.goal(self._problem.ground.goal))
+            return Start(
+                observation=self._agentboard.facts_text(self._state),
+                goal=self._agentboard.goal(self._problem.ground.goal),
+            )
         self._agentboard = None
         renderer = self._problem.renderer
         goal = renderer.goal(self._problem.ground.goal)
@@ -178,12 +180,12 @@ class PDDLEnv(TextEnv):
             return self._act_agentboard(action)
         problem = self._require_problem()
         if normalise(action) in LOOK_ACTIONS:
-            return Outcome(
-                observation="The current state: " + problem.renderer.facts_text(self._state), changed=False
-            )
+            return Outcome(observation="The current state: " + problem.renderer.facts_text(self._state), changed=False)
         parsed = problem.parser.parse(action)
         if isinstance(parsed, ParseFailure):
-            return Outcome.invalid(parsed.message + " Type 'check valid actions' to list the actions you can take now.", parsed.reason)
+            return Outcome.invalid(
+                parsed.message + " Type 'check valid actions' to list the actions you can take now.", parsed.reason
+            )
         text = problem.renderer.action(parsed.key)
         ground = problem.ground.by_key.get(parsed.key)
         if ground is None or not ground.applicable(self._state):

@@ -56,9 +56,7 @@ class GroundProblem:
         self.static_atoms: State = frozenset(a for a in problem.init if a[0] in self.static_predicates)
         self.init: State = frozenset(problem.init)
         self.goal: tuple[Atom, ...] = problem.goal
-        self.actions: tuple[GroundAction, ...] = tuple(
-            action for op in domain.operators for action in self._ground(op)
-        )
+        self.actions: tuple[GroundAction, ...] = tuple(action for op in domain.operators for action in self._ground(op))
         self.by_key: dict[tuple[str, ...], GroundAction] = {a.key: a for a in self.actions}
         self._reachable_cache: dict[State, bool] = {}
 

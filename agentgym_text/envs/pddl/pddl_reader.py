@@ -163,9 +163,7 @@ def load_domain(path: str) -> DomainSchema:
         preconditions = tuple(_atom(lit, structs) for lit in _conjunction(op.preconds, structs))
         adds, dels = _split_effects(op.effects, structs)
         operators.append(OperatorSchema(name, params, preconditions, adds, dels))
-    predicates = tuple(
-        (name, predicate.arity) for name, predicate in parsed.predicates.items() if name != "="
-    )
+    predicates = tuple((name, predicate.arity) for name, predicate in parsed.predicates.items() if name != "=")
     constants = tuple(sorted((str(c).split(":")[0], str(c.var_type)) for c in parsed.constants))
     return DomainSchema(
         name=parsed.domain_name,

@@ -14,7 +14,11 @@ from pathlib import Path
 
 from agentgym_text.envs.pddl.actions import ActionParser
 from agentgym_text.envs.pddl.domain_texts import (
-    DOMAIN_VARIANTS, VARIANT_TEXTS, canonical_domain, generic_text, variant_key,
+    DOMAIN_VARIANTS,
+    VARIANT_TEXTS,
+    canonical_domain,
+    generic_text,
+    variant_key,
 )  # fmt: skip
 from agentgym_text.envs.pddl.model import GroundProblem
 from agentgym_text.envs.pddl.pddl_reader import PDDLError, load_domain, load_problem

@@ -17,8 +17,14 @@ FAMILY = Family(
             "in AgentBoard's words (text_format='clear': this package's own text, operator-style actions too); "
             "progress = fraction of goal literals true. gym.make(..., domain=, problem_file=[, domain_file=]) "
             "plays your own problem file (AgentBoard's too).",
-            subskill_weights={"Memory": 2, "Planning": 3, "World Modeling": 1, "Self-Reflection": 3, "Grounding": 3,
-                          "Spatial Navigation": 0},
+            subskill_weights={
+                "Memory": 2,
+                "Planning": 3,
+                "World Modeling": 1,
+                "Self-Reflection": 3,
+                "Grounding": 3,
+                "Spatial Navigation": 0,
+            },
             subskill_source="AgentBoard Table 7",
         ),
     ),

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from agentgym_text.envs.pddl.pddl_reader import Atom, DomainSchema
 from agentgym_text.envs.pddl.domain_texts import DomainText
+from agentgym_text.envs.pddl.pddl_reader import Atom, DomainSchema
 
 __all__ = ["Template", "DomainRenderer"]
 
@@ -99,9 +99,11 @@ class DomainRenderer:
 
     def goal(self, goal: Sequence[Atom]) -> str:
         """AgentBoard's goal wording, with our per-domain sentences."""
-        return "The goal is to satisfy the following conditions: " + ", ".join(
-            self.fact(atom) for atom in sorted(goal, key=self.sort_key)
-        ) + "."
+        return (
+            "The goal is to satisfy the following conditions: "
+            + ", ".join(self.fact(atom) for atom in sorted(goal, key=self.sort_key))
+            + "."
+        )
 
     # ---- actions -----------------------------------------------------------------------------------
     def action(self, key: Sequence[str]) -> str:

@@ -30,7 +30,9 @@ __all__ = [
 SHIPPED_SIZES: dict[str, list[tuple[int, int]]] = {
     # (size, goal literals): blocks / balls / cocktail recipes / hubs, then how many goal facts.
     "blocksworld": [(3, 2), (3, 2), (4, 2), (4, 3), (4, 3), (5, 3), (5, 4), (5, 4), (6, 5), (6, 6)],
-    "gripper": [(g + i % 3, g) for i, g in enumerate([4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 8, 9, 9, 10, 10, 10, 11, 11, 12, 12])],
+    "gripper": [
+        (g + i % 3, g) for i, g in enumerate([4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 8, 9, 9, 10, 10, 10, 11, 11, 12, 12])
+    ],
     "barman": [(2 + i % 3, g) for i, g in enumerate([1] * 7 + [2] * 7 + [3] * 6)],
     "tyreworld": [(1, 2), (1, 3), (1, 4), (1, 5), (1, 6), (1, 8), (2, 6), (2, 8), (2, 10), (2, 12)],
 }
@@ -136,8 +138,10 @@ def write_training_problems(directory: Path, count: int, first_seed: int) -> lis
         seed = first_seed + index
         path = directory / domain / f"train-{seed}.pddl"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(GENERATORS[domain](f"{domain}-train-{seed}", size, goal_literals, np.random.default_rng(seed)),
-                        encoding="utf-8")
+        path.write_text(
+            GENERATORS[domain](f"{domain}-train-{seed}", size, goal_literals, np.random.default_rng(seed)),
+            encoding="utf-8",
+        )
         written.append((domain, path))
     return written
 
@@ -149,8 +153,10 @@ def training_instances(size: int) -> list[TrainInstance]:
     from agentgym_text.envs.pddl import generator
 
     folder = build_cached(
-        "pddl-train", source_key(generator, sys.modules[__name__], size, TRAIN_SEED_BASE),
-        lambda out: write_training_problems(out, size, TRAIN_SEED_BASE), quiet=True,
+        "pddl-train",
+        source_key(generator, sys.modules[__name__], size, TRAIN_SEED_BASE),
+        lambda out: write_training_problems(out, size, TRAIN_SEED_BASE),
+        quiet=True,
     )
     shapes = training_shapes()
     rows = []

@@ -56,7 +56,9 @@ class SudokuEnv(TextEnv):
         index = cell_index(placement.row, placement.column)
         where = cell_name(index)
         if self._clues[index] != EMPTY:
-            return Outcome.invalid(f"{where.capitalize()} is a given clue and cannot change.", InvalidReason.PRECONDITION)
+            return Outcome.invalid(
+                f"{where.capitalize()} is a given clue and cannot change.", InvalidReason.PRECONDITION
+            )
         if placement.digit is None:
             if self._grid[index] == EMPTY:
                 return Outcome.invalid(f"{where.capitalize()} is already empty.", InvalidReason.PRECONDITION)
@@ -71,8 +73,11 @@ class SudokuEnv(TextEnv):
             )
         self._set(index, digit)
         if is_solved(self._grid):
-            return Outcome(observation=f"Placed {digit} at {where}. The puzzle is solved!\n{render(self._grid)}",
-                           terminated=True, success=True)
+            return Outcome(
+                observation=f"Placed {digit} at {where}. The puzzle is solved!\n{render(self._grid)}",
+                terminated=True,
+                success=True,
+            )
         return Outcome(observation=f"Placed {digit} at {where}.\n{render(self._grid)}")
 
     def _set(self, index: int, value: str) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agentgym_text.envs.sudoku.grid import EMPTY, SIZE
 from agentgym_text.envs.sudoku.backtracking import count_solutions, fill_random
+from agentgym_text.envs.sudoku.grid import EMPTY, SIZE
 
 __all__ = ["generate_puzzle"]
 

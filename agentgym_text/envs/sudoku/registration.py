@@ -14,8 +14,14 @@ FAMILY = Family(
             "agentgym_text.envs.sudoku.env:SudokuEnv",
             task_count=TASK_COUNT,
             description="Fill a 9x9 Sudoku with actions like 'put 5 at row 3 column 7'; unique-solution puzzles.",
-            subskill_weights={"Memory": 1, "Planning": 3, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 2,
-                          "Spatial Navigation": 0},
+            subskill_weights={
+                "Memory": 1,
+                "Planning": 3,
+                "World Modeling": 1,
+                "Self-Reflection": 1,
+                "Grounding": 2,
+                "Spatial Navigation": 0,
+            },
         ),
     ),
     # hard at 31 clues or fewer (81 - 31 = 50 empty cells)

@@ -9,7 +9,17 @@ from pathlib import Path
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.sudoku.registration import FAMILY
 
-__all__ = ["training_tasks", "puzzle_of", "TRAIN_FIRST_SEED", "TASK_COUNT", "PUZZLE_FILE", "EASY_CLUES", "HARD_CLUES", "load_tasks", "write_puzzles"]
+__all__ = [
+    "training_tasks",
+    "puzzle_of",
+    "TRAIN_FIRST_SEED",
+    "TASK_COUNT",
+    "PUZZLE_FILE",
+    "EASY_CLUES",
+    "HARD_CLUES",
+    "load_tasks",
+    "write_puzzles",
+]
 
 TASK_COUNT = 60
 PUZZLE_FILE = Path(__file__).with_name("puzzles.json")
@@ -86,5 +96,3 @@ def puzzle_of(params: dict) -> tuple[str, str]:
     from agentgym_text.envs.sudoku.generator import generate_puzzle
 
     return generate_puzzle(int(params["seed"]), int(params["target_clues"]))
-
-

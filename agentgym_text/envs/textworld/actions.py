@@ -30,14 +30,17 @@ _REFUSALS = re.compile(
 def check_command(command: str, verbs: Iterable[str]) -> tuple[str, InvalidReason] | None:
     """None when ``command`` may go to the game, else (message, reason)."""
     if not _ALLOWED.fullmatch(command):
-        return ("Type one command in plain words, e.g. 'go north' or 'take coin'; "
-                "'check valid actions' lists them."), InvalidReason.UNPARSABLE
+        return (
+            "Type one command in plain words, e.g. 'go north' or 'take coin'; 'check valid actions' lists them."
+        ), InvalidReason.UNPARSABLE
     if len(command) > MAX_COMMAND_CHARS:
         return "The command is too long (over 190 characters): send one short command.", InvalidReason.TOO_LONG
     first = command.split()[0]
     if len(command) < 2 or first not in set(verbs) | _DIRECTIONS | _ALWAYS:
-        return f"'{first}' is not a command this game knows; 'check valid actions' lists them.", \
-            InvalidReason.UNKNOWN_ACTION
+        return (
+            f"'{first}' is not a command this game knows; 'check valid actions' lists them.",
+            InvalidReason.UNKNOWN_ACTION,
+        )
     return None
 
 

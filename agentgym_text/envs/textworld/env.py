@@ -9,11 +9,11 @@ from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.textworld.actions import check_command, refused
-from agentgym_text.envs.textworld.generator import INFOS, build_game
 from agentgym_text.envs.textworld.expert import policy_action
+from agentgym_text.envs.textworld.generator import INFOS, build_game
+from agentgym_text.envs.textworld.registration import FAMILY
 from agentgym_text.envs.textworld.render import game_text
 from agentgym_text.envs.textworld.tasks import make_tasks
-from agentgym_text.envs.textworld.registration import FAMILY
 
 __all__ = ["TextWorldEnv"]
 
@@ -61,16 +61,20 @@ class TextWorldEnv(TextEnv):
         self._tracker = SubgoalTracker([_subgoal(spec) for spec in files.subgoals], ordered=False)
         self._reading = self._read()
         goal = " ".join(self._state.objective.split())
-        return Start(observation=game_text(self._state.feedback), goal=goal,
-                     difficulty=FAMILY.difficulty.label(len(files.subgoals)))
+        return Start(
+            observation=game_text(self._state.feedback),
+            goal=goal,
+            difficulty=FAMILY.difficulty.label(len(files.subgoals)),
+        )
 
     def _read(self) -> Progress:
         assert self._tracker is not None and self._state is not None
         reading = self._tracker.update("", frozenset(str(fact) for fact in self._state.facts))
         if self._state.won:
             self._tracker.done = [True] * len(self._tracker.subgoals)
-            return Progress(now=1.0, best=1.0, subgoals=reading.subgoals,
-                            subgoals_done=tuple(True for _ in reading.subgoals))
+            return Progress(
+                now=1.0, best=1.0, subgoals=reading.subgoals, subgoals_done=tuple(True for _ in reading.subgoals)
+            )
         return reading
 
     def _act(self, action: str) -> Outcome:

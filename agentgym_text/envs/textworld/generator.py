@@ -23,8 +23,15 @@ CHALLENGES = {"coin": "tw-coin_collector", "treasure": "tw-treasure_hunter", "co
 """Our short challenge names -> textworld's registered challenge names."""
 GENERATION_ATTEMPTS = 5
 INFOS = dict(
-    admissible_commands=True, policy_commands=True, facts=True, won=True, lost=True, score=True,
-    max_score=True, objective=True, verbs=True,
+    admissible_commands=True,
+    policy_commands=True,
+    facts=True,
+    won=True,
+    lost=True,
+    score=True,
+    max_score=True,
+    objective=True,
+    verbs=True,
 )
 
 
@@ -73,9 +80,7 @@ def derive_subgoals(path: Path) -> dict[str, Any]:
 def _build(challenge: str, settings: Mapping[str, Any], seed: int, folder: Path) -> None:
     import textworld
     from textworld.challenges import CHALLENGES as TW_CHALLENGES
-    from textworld.generator import compile_game
-
-    from textworld.generator import QuestGenerationError
+    from textworld.generator import QuestGenerationError, compile_game
 
     make = TW_CHALLENGES[CHALLENGES[challenge]][1]
     for attempt in range(GENERATION_ATTEMPTS):
@@ -102,8 +107,9 @@ def build_game(challenge: str, settings: Mapping[str, Any], seed: int, *, quiet:
     """The game's files, built at first use (about 5 s) and reused from the cache after."""
     import textworld
 
-    key = source_key(sys.modules[__name__], textworld.__version__, challenge,
-                     json.dumps(dict(settings), sort_keys=True), seed)
+    key = source_key(
+        sys.modules[__name__], textworld.__version__, challenge, json.dumps(dict(settings), sort_keys=True), seed
+    )
     folder = build_cached(
         f"textworld/{challenge}", key, lambda staging: _build(challenge, settings, seed, staging), quiet=quiet
     )

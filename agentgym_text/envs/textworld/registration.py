@@ -9,17 +9,43 @@ MAX_STEPS = 50
 
 # Sub-skill weights are ours, by AgentBoard's criteria (these games are not in its Table 7).
 _GAMES = {
-    "Coin": ("coin", "TextWorld coin collector: follow a chain of rooms (with dead ends at higher levels) to a coin.",
-             {"Memory": 1, "Planning": 1, "World Modeling": 1, "Self-Reflection": 1, "Grounding": 2,
-              "Spatial Navigation": 3}),
-    "Treasure": ("treasure", "TextWorld treasure hunter: find the named object in a maze of rooms, through "
-                 "locked doors and containers at higher levels.",
-                 {"Memory": 2, "Planning": 2, "World Modeling": 2, "Self-Reflection": 1, "Grounding": 2,
-                  "Spatial Navigation": 3}),
-    "Cooking": ("cooking", "TextWorld cooking: read the recipe, gather, cut and cook the ingredients, prepare "
-                "and eat the meal.",
-                {"Memory": 2, "Planning": 3, "World Modeling": 3, "Self-Reflection": 2, "Grounding": 2,
-                 "Spatial Navigation": 2}),
+    "Coin": (
+        "coin",
+        "TextWorld coin collector: follow a chain of rooms (with dead ends at higher levels) to a coin.",
+        {
+            "Memory": 1,
+            "Planning": 1,
+            "World Modeling": 1,
+            "Self-Reflection": 1,
+            "Grounding": 2,
+            "Spatial Navigation": 3,
+        },
+    ),
+    "Treasure": (
+        "treasure",
+        "TextWorld treasure hunter: find the named object in a maze of rooms, through "
+        "locked doors and containers at higher levels.",
+        {
+            "Memory": 2,
+            "Planning": 2,
+            "World Modeling": 2,
+            "Self-Reflection": 1,
+            "Grounding": 2,
+            "Spatial Navigation": 3,
+        },
+    ),
+    "Cooking": (
+        "cooking",
+        "TextWorld cooking: read the recipe, gather, cut and cook the ingredients, prepare and eat the meal.",
+        {
+            "Memory": 2,
+            "Planning": 3,
+            "World Modeling": 3,
+            "Self-Reflection": 2,
+            "Grounding": 2,
+            "Spatial Navigation": 2,
+        },
+    ),
 }
 
 FAMILY = Family(
@@ -38,8 +64,10 @@ FAMILY = Family(
         for name, (challenge, description, weights) in _GAMES.items()
     ),
     difficulty=DifficultyRule("subgoals", 3),
-    train_split=TrainSplit(unavailable="not wired yet: textworld can generate games from any seed, but no "
-                                       "training range apart from the shipped seeds is declared"),
+    train_split=TrainSplit(
+        unavailable="not wired yet: textworld can generate games from any seed, but no "
+        "training range apart from the shipped seeds is declared"
+    ),
     thread_safe=False,  # textworld parses game logic with one module-level parser (tests/test_thread_safety.py)
     requires="textworld",
     heavy=True,

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from agentgym_text.core.tasks import TaskSet, TaskSpec
-from agentgym_text.envs.textworld.registration import TASK_COUNT, MAX_STEPS
+from agentgym_text.envs.textworld.registration import MAX_STEPS, TASK_COUNT
 
 __all__ = ["TEST_SETTINGS", "TASK_COUNT", "MAX_STEPS", "make_tasks"]
 

@@ -48,13 +48,13 @@ def parse_call(text: str) -> Call:
     body = text.strip()
     lines = list(_ACTION_LINE.finditer(body))
     if lines:  # "Thought: ...\nAction: f with Action Input: {...}": the last Action line is the call
-        body = body[lines[-1].start():]
+        body = body[lines[-1].start() :]
     body = _ACTION_PREFIX.sub("", body, count=1).strip().strip("`").strip()
     match = _CALL.match(body)
     if match is None:
         raise ActionError(
             "Format error: write the call as '<function> with Action Input: {\"arg\": value}', e.g. "
-            "'finish with Action Input: {\"answer\": \"...\"}'. Use check_valid_actions to list the functions.",
+            '\'finish with Action Input: {"answer": "..."}\'. Use check_valid_actions to list the functions.',
             InvalidReason.UNPARSABLE,
         )
     name, raw = match.group(1), match.group(2).strip().rstrip("`").strip()
@@ -81,8 +81,10 @@ def _parse_arguments(raw: str) -> dict[str, Any]:
         )
     problem = _non_data(value, 0)
     if problem:
-        raise ActionError(f"The Action Input holds {problem}; only plain data is accepted. Nothing was executed.",
-                          InvalidReason.UNPARSABLE)
+        raise ActionError(
+            f"The Action Input holds {problem}; only plain data is accepted. Nothing was executed.",
+            InvalidReason.UNPARSABLE,
+        )
     return {str(key): _as_json(item) for key, item in value.items()}
 
 

@@ -89,7 +89,7 @@ class ClearMode:
         intro = (
             f"You are using the {episode.tool} tool. Goal: {goal}\n"
             "Call one function per turn as '<function> with Action Input: {\"arg\": value}'. "
-            "check_valid_actions lists the functions; call finish with Action Input: {\"answer\": ...} "
+            'check_valid_actions lists the functions; call finish with Action Input: {"answer": ...} '
             "when you are done."
         )
         extra = episode.toolkit.intro()

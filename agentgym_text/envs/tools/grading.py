@@ -39,7 +39,7 @@ class AnswerRule:
         return asdict(self)
 
     @classmethod
-    def from_params(cls, params: dict[str, Any]) -> "AnswerRule":
+    def from_params(cls, params: dict[str, Any]) -> AnswerRule:
         return cls(**params)
 
 
@@ -117,8 +117,7 @@ def grade_answer(answer: Any, golden: Any, rule: AnswerRule) -> bool:
             keys = [read_number(item) for item in items]
             if any(key is None for key in keys):
                 return False
-            pairs = (zip(keys, expected) if rule.ordered
-                     else zip(sorted(keys), sorted(float(item) for item in expected)))
+            pairs = zip(keys, expected) if rule.ordered else zip(sorted(keys), sorted(float(item) for item in expected))
             return all(abs(a - b) <= max(rule.abs_tol, rule.rel_tol * abs(b)) for a, b in pairs)
         got = [normalise_text(item) for item in items]
         want = [normalise_text(item) for item in expected]

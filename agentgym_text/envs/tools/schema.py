@@ -132,8 +132,10 @@ def _convert(param: Param, value: Any) -> Any:
 
 def describe_functions(tool: str, functions: Sequence[FunctionSpec]) -> str:
     """The ``check_valid_actions`` answer: every function with its parameters and what it returns."""
-    lines = [f"You can use the following valid actions of the {tool} tool "
-             "(write them as '<function> with Action Input: {\"arg\": value}'):"]
+    lines = [
+        f"You can use the following valid actions of the {tool} tool "
+        "(write them as '<function> with Action Input: {\"arg\": value}'):"
+    ]
     for spec in functions:
         line = f"- {spec.signature()}: {spec.description}"
         if spec.returns:

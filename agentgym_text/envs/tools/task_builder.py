@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSpec
-from agentgym_text.envs.tools.backend import Toolkit
 from agentgym_text.envs.tools.actions import Call
+from agentgym_text.envs.tools.backend import Toolkit
 from agentgym_text.envs.tools.catalog import TOOLKIT_CLASSES
 from agentgym_text.envs.tools.grading import AnswerRule
+from agentgym_text.envs.tools.registration import FAMILY
 from agentgym_text.envs.tools.render import subgoal_key
 from agentgym_text.envs.tools.schema import check_arguments
-from agentgym_text.envs.tools.registration import FAMILY
 
 __all__ = ["TaskDraft", "toolkit_class", "run_calls", "build_task"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.tools.catalog import TASK_MODULES, TASKS_PER_TOOL, tools_of
@@ -12,7 +12,7 @@ from agentgym_text.envs.tools.task_builder import build_task
 __all__ = ["tool_tasks", "family_tasks"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def tool_tasks(tool: str) -> tuple[TaskSpec, ...]:
     """The ``TASKS_PER_TOOL`` tasks of one tool, with subgoals computed on a fresh backend."""
     drafts = importlib.import_module(TASK_MODULES[tool]).drafts()

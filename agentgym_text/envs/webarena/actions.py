@@ -30,18 +30,52 @@ GRAMMAR = (
     "press [key_comb], scroll [up|down], new_tab, tab_focus [tab index], close_tab, goto [url], go_back, "
     "go_forward, stop [answer]"
 )
-KINDS = ("click", "type", "hover", "press", "scroll", "new_tab", "tab_focus", "close_tab", "goto", "go_back",
-         "go_forward", "stop")
+KINDS = (
+    "click",
+    "type",
+    "hover",
+    "press",
+    "scroll",
+    "new_tab",
+    "tab_focus",
+    "close_tab",
+    "goto",
+    "go_back",
+    "go_forward",
+    "stop",
+)
 _NO_ARGUMENT = {"new_tab", "close_tab", "go_back", "go_forward"}
 _AT_WRAPPED = re.compile(r"@([^@]+)@")
 _FENCED = re.compile(r"```(?:[a-z]*\n)?(.*?)```", re.DOTALL)
 _KEY_NAMES = {
-    "ctrl": "Control", "control": "Control", "alt": "Alt", "shift": "Shift", "meta": "Meta", "cmd": "Meta",
-    "enter": "Enter", "return": "Enter", "tab": "Tab", "esc": "Escape", "escape": "Escape", "space": "Space",
-    "backspace": "Backspace", "delete": "Delete", "del": "Delete", "home": "Home", "end": "End",
-    "pageup": "PageUp", "pagedown": "PageDown", "up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft",
-    "right": "ArrowRight", "arrowup": "ArrowUp", "arrowdown": "ArrowDown", "arrowleft": "ArrowLeft",
-    "arrowright": "ArrowRight", "insert": "Insert",
+    "ctrl": "Control",
+    "control": "Control",
+    "alt": "Alt",
+    "shift": "Shift",
+    "meta": "Meta",
+    "cmd": "Meta",
+    "enter": "Enter",
+    "return": "Enter",
+    "tab": "Tab",
+    "esc": "Escape",
+    "escape": "Escape",
+    "space": "Space",
+    "backspace": "Backspace",
+    "delete": "Delete",
+    "del": "Delete",
+    "home": "Home",
+    "end": "End",
+    "pageup": "PageUp",
+    "pagedown": "PageDown",
+    "up": "ArrowUp",
+    "down": "ArrowDown",
+    "left": "ArrowLeft",
+    "right": "ArrowRight",
+    "arrowup": "ArrowUp",
+    "arrowdown": "ArrowDown",
+    "arrowleft": "ArrowLeft",
+    "arrowright": "ArrowRight",
+    "insert": "Insert",
 }
 
 
@@ -75,15 +109,19 @@ def normalise_keys(combination: str) -> str:
     keys = []
     for part in combination.replace(" ", "").split("+"):
         if not part:
-            raise _unreadable(f"'{combination}' is not a key combination; try e.g. 'press [Enter]' or 'press [Control+a]'.")
+            raise _unreadable(
+                f"'{combination}' is not a key combination; try e.g. 'press [Enter]' or 'press [Control+a]'."
+            )
         named = _KEY_NAMES.get(part.lower())
         if named:
             keys.append(named)
         elif len(part) == 1 or re.fullmatch(r"F([1-9]|1[0-2])", part):
             keys.append(part)
         else:
-            raise _unreadable(f"unknown key '{part}' in press [{combination}]; use names such as Enter, Tab, "
-                              f"Escape, ArrowDown, Control+a.")
+            raise _unreadable(
+                f"unknown key '{part}' in press [{combination}]; use names such as Enter, Tab, "
+                f"Escape, ArrowDown, Control+a."
+            )
     return "+".join(keys)
 
 
@@ -114,16 +152,25 @@ def parse_action(text: str) -> Action:
         return Action(kind, answer=rest[1:-1].strip())
     if kind == "type":
         found = re.fullmatch(r"\[\s*(\S*?)\s*\]\s*\[(.*)\]\s*\[\s*([01])\s*\]", rest, re.DOTALL) or re.fullmatch(
-            r"\[\s*(\S*?)\s*\]\s*\[(.*)\]", rest, re.DOTALL)
+            r"\[\s*(\S*?)\s*\]\s*\[(.*)\]", rest, re.DOTALL
+        )
         if not found:
-            raise _unreadable("type needs an element id and the text: 'type [12] [text to type] [1]' (last "
-                              "argument 0 = do not press Enter).")
+            raise _unreadable(
+                "type needs an element id and the text: 'type [12] [text to type] [1]' (last "
+                "argument 0 = do not press Enter)."
+            )
         enter = found.group(3) != "0" if found.lastindex == 3 else True
         return Action(kind, element_id=_element(kind, found.group(1)), text=found.group(2), enter=enter)
     found = re.fullmatch(r"\[(.*)\]", rest, re.DOTALL)
     if not found:
-        example = {"click": "click [12]", "hover": "hover [12]", "press": "press [Enter]", "scroll": "scroll [down]",
-                   "tab_focus": "tab_focus [0]", "goto": "goto [http://...]"}[kind]
+        example = {
+            "click": "click [12]",
+            "hover": "hover [12]",
+            "press": "press [Enter]",
+            "scroll": "scroll [down]",
+            "tab_focus": "tab_focus [0]",
+            "goto": "goto [http://...]",
+        }[kind]
         raise _unreadable(f"{kind} needs its argument in brackets, e.g. '{example}'.")
     argument = found.group(1).strip()
     if kind in ("click", "hover"):

@@ -40,8 +40,9 @@ class PageState:
     +1 below it), so the expert can count occurrences and know which way to scroll."""
 
 
-def prune_to_viewport(tree: list[dict], boxes: dict, view: tuple[float, float, float, float]
-                      ) -> tuple[list[AXNode], list[tuple[str, str, int, int]]]:
+def prune_to_viewport(
+    tree: list[dict], boxes: dict, view: tuple[float, float, float, float]
+) -> tuple[list[AXNode], list[tuple[str, str, int, int]]]:
     """The nodes of CDP's full AX tree inside the viewport ``view`` (scrollX, scrollY, width, height), numbered
     in tree order, and the outline of every laid-out node (see ``PageState.outline``).
 

@@ -121,12 +121,13 @@ class Browser:
         if self._browser is None:
             self._playwright = _driver()
             self._browser = self._playwright.chromium.launch(
-                executable_path=self.executable, headless=self.headless,
+                executable_path=self.executable,
+                headless=self.headless,
                 args=["--no-first-run", "--disable-extensions", "--disable-background-networking"],
             )
         return self._browser
 
-    def new_session(self, origins: list[str], storage_state: str | None = None) -> "Session":
+    def new_session(self, origins: list[str], storage_state: str | None = None) -> Session:
         """A fresh browser context (no history; cookies only from ``storage_state``) that reaches only ``origins``."""
         return Session(self._ensure(), origins, storage_state)
 
@@ -241,7 +242,8 @@ class Session:
                     failed = self._failed_navigations
                     page.evaluate("window.__agNav = false")
                 navigating, ready, popup = page.evaluate(
-                    "[window.__agNav === true, document.readyState, window.__agPopup === true]")
+                    "[window.__agNav === true, document.readyState, window.__agPopup === true]"
+                )
                 if popup:  # wait for the new tab to show up, then settle on it
                     while len(self.pages) == tabs and time.monotonic() < deadline:
                         page.wait_for_timeout(10)
@@ -336,16 +338,21 @@ class Session:
         cdp = self._cdp()
         try:
             handle = cdp.send("DOM.resolveNode", {"backendNodeId": backend_id})["object"]["objectId"]
-            result = cdp.send("Runtime.callFunctionOn", {
-                "objectId": handle, "returnByValue": True, "arguments": [{"value": label}, {"value": submit}],
-                "functionDeclaration": "function(label, submit) { const want = label.trim().toLowerCase();"
-                " const option = Array.from(this.options).find(o => o.text.trim().toLowerCase() === want)"
-                " || Array.from(this.options).find(o => o.text.trim().toLowerCase().startsWith(want));"
-                " if (!option) return false; this.value = option.value;"
-                " this.dispatchEvent(new Event('input', {bubbles: true}));"
-                " this.dispatchEvent(new Event('change', {bubbles: true}));"
-                " if (submit && this.form) this.form.requestSubmit(); return true; }",
-            })
+            result = cdp.send(
+                "Runtime.callFunctionOn",
+                {
+                    "objectId": handle,
+                    "returnByValue": True,
+                    "arguments": [{"value": label}, {"value": submit}],
+                    "functionDeclaration": "function(label, submit) { const want = label.trim().toLowerCase();"
+                    " const option = Array.from(this.options).find(o => o.text.trim().toLowerCase() === want)"
+                    " || Array.from(this.options).find(o => o.text.trim().toLowerCase().startsWith(want));"
+                    " if (!option) return false; this.value = option.value;"
+                    " this.dispatchEvent(new Event('input', {bubbles: true}));"
+                    " this.dispatchEvent(new Event('change', {bubbles: true}));"
+                    " if (submit && this.form) this.form.requestSubmit(); return true; }",
+                },
+            )
             return bool(result.get("result", {}).get("value"))
         except Exception:
             return False
@@ -402,7 +409,9 @@ class Session:
                     value = page.evaluate(
                         "s => { const e = document.querySelector(s); if (!e) return ''; return ('value' in e && "
                         "typeof e.value === 'string' && e.tagName !== 'BUTTON' && e.tagName !== 'LI') ? e.value : "
-                        "e.innerText; }", selector)
+                        "e.innerText; }",
+                        selector,
+                    )
                 return "" if value is None else str(value)
             return page.evaluate("document.body ? document.body.innerText : ''")
         except Exception:

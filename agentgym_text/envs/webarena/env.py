@@ -13,8 +13,9 @@ does, and mapped back in ``goto``: the served ports change from run to run, the 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress
@@ -23,14 +24,25 @@ from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.webarena.actions import GRAMMAR, parse_action
 from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Session
 from agentgym_text.envs.webarena.expert import Expert
+from agentgym_text.envs.webarena.registration import FAMILY
 from agentgym_text.envs.webarena.render import DEFAULT_MAX_CHARS, render_page
 from agentgym_text.envs.webarena.urls import UrlMap
-from agentgym_text.envs.webarena.registration import FAMILY
 
 __all__ = ["WebArenaEnv", "load_task_config", "CLICKABLE_ROLES"]
 
-CLICKABLE_ROLES = ("link", "button", "checkbox", "radio", "tab", "menuitem", "option", "combobox", "switch",
-                   "treeitem", "columnheader")
+CLICKABLE_ROLES = (
+    "link",
+    "button",
+    "checkbox",
+    "radio",
+    "tab",
+    "menuitem",
+    "option",
+    "combobox",
+    "switch",
+    "treeitem",
+    "columnheader",
+)
 _TYPEABLE_ROLES = ("textbox", "searchbox", "combobox", "spinbutton")
 
 
@@ -46,8 +58,15 @@ def load_task_config(path: str | Path) -> TaskSet:
     for config in configs:
         goal = config.get("intent", "")
         subgoals = len(config.get("eval", {}).get("program_html", []) or []) + 1
-        tasks.append(TaskSpec(f"webarena-{int(config['task_id']):03d}", params=config, goal=goal,
-                              difficulty=FAMILY.difficulty.label(subgoals), max_steps=30))
+        tasks.append(
+            TaskSpec(
+                f"webarena-{int(config['task_id']):03d}",
+                params=config,
+                goal=goal,
+                difficulty=FAMILY.difficulty.label(subgoals),
+                max_steps=30,
+            )
+        )
     return TaskSet(tasks)
 
 
@@ -92,8 +111,10 @@ class WebArenaEnv(TextEnv):
         **kwargs,
     ):
         if sites is not None and task_config is None:
-            raise ValueError("a deployment of your own (sites=...) needs its task file: task_config=<WebArena's "
-                             "test.raw.json or a folder of task configs>; the shipped tasks only fit the served sites")
+            raise ValueError(
+                "a deployment of your own (sites=...) needs its task file: task_config=<WebArena's "
+                "test.raw.json or a folder of task configs>; the shipped tasks only fit the served sites"
+            )
         if task_config is not None:
             tasks = load_task_config(task_config)
         else:
@@ -186,19 +207,24 @@ class WebArenaEnv(TextEnv):
             if node is None or node.backend_id is None:
                 return Outcome.invalid(
                     f"Invalid {kind} action: there is no element [{parsed.element_id}] on the page shown; use an id "
-                    "from the last observation.", InvalidReason.UNKNOWN_OBJECT)
+                    "from the last observation.",
+                    InvalidReason.UNKNOWN_OBJECT,
+                )
             if kind == "type" and node.role not in _TYPEABLE_ROLES:
                 return Outcome.invalid(
                     f"Invalid type action: [{parsed.element_id}] is a {node.role}, not a text field.",
-                    InvalidReason.BAD_ARGUMENT)
+                    InvalidReason.BAD_ARGUMENT,
+                )
             done = {
                 "click": lambda: session.click(node.backend_id),
                 "hover": lambda: session.hover(node.backend_id),
                 "type": lambda: session.type(node.backend_id, parsed.text, parsed.enter),
             }[kind]()
             if not done:
-                return Outcome.invalid(f"Invalid {kind} action: element [{parsed.element_id}] cannot be reached "
-                                       "(it has no visible box).", InvalidReason.PRECONDITION)
+                return Outcome.invalid(
+                    f"Invalid {kind} action: element [{parsed.element_id}] cannot be reached (it has no visible box).",
+                    InvalidReason.PRECONDITION,
+                )
         elif kind == "press":
             session.press(parsed.key)
         elif kind == "scroll":
@@ -207,8 +233,10 @@ class WebArenaEnv(TextEnv):
             session.new_tab()
         elif kind == "tab_focus":
             if parsed.index >= len(session.pages):
-                return Outcome.invalid(f"Invalid tab_focus action: there is no tab {parsed.index} (tabs 0 to "
-                                       f"{len(session.pages) - 1}).", InvalidReason.BAD_ARGUMENT)
+                return Outcome.invalid(
+                    f"Invalid tab_focus action: there is no tab {parsed.index} (tabs 0 to {len(session.pages) - 1}).",
+                    InvalidReason.BAD_ARGUMENT,
+                )
             session.focus_tab(parsed.index)
         elif kind == "close_tab":
             session.close_tab()
@@ -218,7 +246,8 @@ class WebArenaEnv(TextEnv):
                 return Outcome.invalid(
                     f"Invalid goto action: {parsed.url[:200]} is not on one of the sites "
                     f"({', '.join(self._urls.public_bases())}); the browser stays where it is.",
-                    InvalidReason.BAD_ARGUMENT)
+                    InvalidReason.BAD_ARGUMENT,
+                )
             session.goto(url)
         elif kind == "go_back":
             session.go_back()
@@ -252,8 +281,17 @@ class WebArenaEnv(TextEnv):
         db_paths = dict(self._db_paths)
         if self._server is not None:
             db_paths = {name: self._server.db_path(name) for name in self._site_urls}
-        return float(evaluate(self._config, answer, self._session.page.url, self._page_content, db_paths,
-                              self._site_urls, llm=self._llm))
+        return float(
+            evaluate(
+                self._config,
+                answer,
+                self._session.page.url,
+                self._page_content,
+                db_paths,
+                self._site_urls,
+                llm=self._llm,
+            )
+        )
 
     def _page_content(self, url: str, locator: str) -> str:
         url = self._urls.fill(url) if url and url != "last" else None
@@ -268,15 +306,19 @@ class WebArenaEnv(TextEnv):
         if tracker is None:
             return Progress(now=0.0)
         subgoals = [goal if self._show_real_urls else self._urls.hide(goal) for goal in tracker.subgoals]
-        return Progress(now=self._progress_value, subgoals=subgoals,
-                        subgoals_done=[bool(flag) for flag in tracker.subgoals_done])
+        return Progress(
+            now=self._progress_value, subgoals=subgoals, subgoals_done=[bool(flag) for flag in tracker.subgoals_done]
+        )
 
     def _admissible_actions(self) -> list[str]:
         if self._session is None:
             return []
         actions = [f"click [{eid}]" for eid, node in self._shown.items() if node.role in CLICKABLE_ROLES]
-        actions += [f"type [{eid}] [{node.name or 'test'}] [1]" for eid, node in self._shown.items()
-                    if node.role in _TYPEABLE_ROLES]
+        actions += [
+            f"type [{eid}] [{node.name or 'test'}] [1]"
+            for eid, node in self._shown.items()
+            if node.role in _TYPEABLE_ROLES
+        ]
         actions += ["scroll [down]", "scroll [up]", "go_back", "go_forward"]
         if len(self._session.pages) > 1:
             actions += [f"tab_focus [{i}]" for i in range(len(self._session.pages))] + ["close_tab"]
@@ -284,8 +326,9 @@ class WebArenaEnv(TextEnv):
         return actions
 
     def _help_text(self) -> str:
-        return (f"Actions: {GRAMMAR}. Ids are the numbers in brackets on the page shown. Now, for example: "
-                + ", ".join(self._admissible_actions()[:12]))
+        return f"Actions: {GRAMMAR}. Ids are the numbers in brackets on the page shown. Now, for example: " + ", ".join(
+            self._admissible_actions()[:12]
+        )
 
     def _expert_action(self) -> str | None:
         if self._state is None:
@@ -308,4 +351,3 @@ class WebArenaEnv(TextEnv):
             self._server.close()
             self._server = None
         super().close()
-

@@ -29,11 +29,28 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["evaluate", "resolve", "clean_answer", "exact_match", "must_include", "fuzzy_by_rules", "url_match",
-           "program_html", "db_checks", "PLACEHOLDERS"]
+__all__ = [
+    "evaluate",
+    "resolve",
+    "clean_answer",
+    "exact_match",
+    "must_include",
+    "fuzzy_by_rules",
+    "url_match",
+    "program_html",
+    "db_checks",
+    "PLACEHOLDERS",
+]
 
-PLACEHOLDERS = {"__SHOPPING__": "shopping", "__SHOPPING_ADMIN__": "shopping_admin", "__REDDIT__": "reddit",
-                "__GITLAB__": "gitlab", "__WIKIPEDIA__": "wikipedia", "__MAP__": "map", "__HOMEPAGE__": "homepage"}
+PLACEHOLDERS = {
+    "__SHOPPING__": "shopping",
+    "__SHOPPING_ADMIN__": "shopping_admin",
+    "__REDDIT__": "reddit",
+    "__GITLAB__": "gitlab",
+    "__WIKIPEDIA__": "wikipedia",
+    "__MAP__": "map",
+    "__HOMEPAGE__": "homepage",
+}
 LLM = Callable[[list[dict]], str]
 
 
@@ -94,28 +111,34 @@ def fuzzy_by_rules(ref: str, pred: str) -> float:
 
 
 def _llm_fuzzy(llm: LLM, intent: str, ref: str, pred: str) -> float:
-    prompt = ("Help a teacher to grade the answer of a student given a question. Keep in mind that the student may "
-              "use different phrasing or wording to answer the question. The goal is to evaluate whether the answer "
-              f"is semantically equivalent to the reference answer.\nquestion: {intent}\nreference answer: {ref}\n"
-              "all the string 'N/A' that you see is a special sequence that means 'not achievable'\n"
-              f"student answer: {pred}\nConclude the judgement by correct/incorrect/partially correct.")
-    reply = llm([{"role": "system", "content": "You are a helpful assistant"},
-                 {"role": "user", "content": prompt}]).lower()
+    prompt = (
+        "Help a teacher to grade the answer of a student given a question. Keep in mind that the student may "
+        "use different phrasing or wording to answer the question. The goal is to evaluate whether the answer "
+        f"is semantically equivalent to the reference answer.\nquestion: {intent}\nreference answer: {ref}\n"
+        "all the string 'N/A' that you see is a special sequence that means 'not achievable'\n"
+        f"student answer: {pred}\nConclude the judgement by correct/incorrect/partially correct."
+    )
+    reply = llm(
+        [{"role": "system", "content": "You are a helpful assistant"}, {"role": "user", "content": prompt}]
+    ).lower()
     if "partially correct" in reply or "incorrect" in reply:
         return 0.0
     return float("correct" in reply)
 
 
 def _llm_unachievable(llm: LLM, intent: str, reason: str, pred: str) -> float:
-    prompt = (f"task: {intent}\nactual unachievable reason: {reason}\nreported unachievable reason: {pred}\n"
-              "The task described above is inherently unachievable due to the reason specified under 'actual "
-              "unachievable reason'. An individual previously attempted this task and was unable to complete it. "
-              "They provided a reason for their failure, which is listed under 'reported unachievable reason'. "
-              "Your role is to review both the actual and reported reasons. Determine if the reported reason aligns "
-              "with the actual reason, even if implicitly. If the stated reasons are in alignment, please respond "
-              "with 'same'; otherwise, respond with 'different'.")
-    reply = llm([{"role": "system", "content": "You are a helpful assistant"},
-                 {"role": "user", "content": prompt}]).lower()
+    prompt = (
+        f"task: {intent}\nactual unachievable reason: {reason}\nreported unachievable reason: {pred}\n"
+        "The task described above is inherently unachievable due to the reason specified under 'actual "
+        "unachievable reason'. An individual previously attempted this task and was unable to complete it. "
+        "They provided a reason for their failure, which is listed under 'reported unachievable reason'. "
+        "Your role is to review both the actual and reported reasons. Determine if the reported reason aligns "
+        "with the actual reason, even if implicitly. If the stated reasons are in alignment, please respond "
+        "with 'same'; otherwise, respond with 'different'."
+    )
+    reply = llm(
+        [{"role": "system", "content": "You are a helpful assistant"}, {"role": "user", "content": prompt}]
+    ).lower()
     return 0.0 if "different" in reply else float("same" in reply)
 
 
@@ -135,8 +158,11 @@ def string_match(config: dict, answer: str, llm: LLM | None = None) -> float:
                     score = _llm_unachievable(llm, config["intent"], config["eval"].get("string_note", ""), answer)
             else:
                 for item in value if isinstance(value, list) else [value]:
-                    score *= (_llm_fuzzy(llm, config["intent"], item, answer) if llm is not None
-                              else fuzzy_by_rules(item, answer))
+                    score *= (
+                        _llm_fuzzy(llm, config["intent"], item, answer)
+                        if llm is not None
+                        else fuzzy_by_rules(item, answer)
+                    )
     return score
 
 
@@ -160,8 +186,9 @@ def url_match(reference_url: str, url: str, sites: dict[str, str]) -> float:
     return score
 
 
-def program_html(targets: list[dict], url: str, page_content: Callable[[str, str], str],
-                 sites: dict[str, str]) -> float:
+def program_html(
+    targets: list[dict], url: str, page_content: Callable[[str, str], str], sites: dict[str, str]
+) -> float:
     score = 1.0
     for target in targets:
         target_url = target["url"]
@@ -207,8 +234,15 @@ def db_checks(checks: list[dict], db_paths: dict[str, Path]) -> float:
     return 1.0
 
 
-def evaluate(config: dict, answer: str | None, url: str, page_content: Callable[[str, str], str],
-             db_paths: dict[str, Path], sites: dict[str, str], llm: LLM | None = None) -> float:
+def evaluate(
+    config: dict,
+    answer: str | None,
+    url: str,
+    page_content: Callable[[str, str], str],
+    db_paths: dict[str, Path],
+    sites: dict[str, str],
+    llm: LLM | None = None,
+) -> float:
     """WebArena's evaluator product for one finished episode (see the module docstring)."""
     score = 1.0
     evaluation = config["eval"]

@@ -32,8 +32,11 @@ def _locate(state: PageState, shown: dict[int, AXNode], role: str, name: str, nt
 
     ``nth`` counts occurrences of the role and name over the whole page in document order (from 0)."""
     for loose in (False, True):
-        found = [(eid, side) for node_role, node_name, eid, side in state.outline
-                 if _matches(node_role, node_name, role, name, loose)]
+        found = [
+            (eid, side)
+            for node_role, node_name, eid, side in state.outline
+            if _matches(node_role, node_name, role, name, loose)
+        ]
         if len(found) > nth:
             eid, side = found[nth]
             if side == 0 and eid in shown:
@@ -42,7 +45,9 @@ def _locate(state: PageState, shown: dict[int, AXNode], role: str, name: str, nt
     return None, 0
 
 
-def resolve_step(step: dict[str, Any], state: PageState, shown: dict[int, AXNode], urls: UrlMap) -> tuple[str, bool] | None:
+def resolve_step(
+    step: dict[str, Any], state: PageState, shown: dict[int, AXNode], urls: UrlMap
+) -> tuple[str, bool] | None:
     """(action text, whether it performs the step) for one gold step on the current page; False = a scroll
     towards the element. None when the element is nowhere on the page."""
     kind = step["action"]

@@ -75,7 +75,7 @@ class ProgressTracker:
                     self.contents.append(item.split(" |OR| "))
         self.contents += [[c] for c in extra.get("contents", [])]
         if not self.contents and not extra and "string_match" in types:
-            for approach, value in (evaluation.get("reference_answers") or {}).items():
+            for _approach, value in (evaluation.get("reference_answers") or {}).items():
                 if value == "N/A":
                     continue
                 for item in value if isinstance(value, list) else [value]:
@@ -89,7 +89,8 @@ class ProgressTracker:
     @property
     def subgoals(self) -> list[str]:
         return ([f"reach {' or '.join(self.urls)}"] if self.urls else []) + [
-            "see " + " or ".join(f"'{alt}'" for alt in alts) for alts in self.contents]
+            "see " + " or ".join(f"'{alt}'" for alt in alts) for alts in self.contents
+        ]
 
     @property
     def subgoals_done(self) -> list[bool]:

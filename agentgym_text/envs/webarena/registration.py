@@ -18,8 +18,14 @@ FAMILY = Family(
             "serves from seeded SQLite (shop, shop admin, forum, code hosting, wiki), fresh databases every "
             "episode; WebArena's accessibility-tree observation and action grammar; or your own deployment via "
             "sites=/task_config=.",
-            subskill_weights={"Memory": 3, "Planning": 3, "World Modeling": 3, "Self-Reflection": 2, "Grounding": 3,
-                          "Spatial Navigation": 1},
+            subskill_weights={
+                "Memory": 3,
+                "Planning": 3,
+                "World Modeling": 3,
+                "Self-Reflection": 2,
+                "Grounding": 3,
+                "Spatial Navigation": 1,
+            },
             subskill_source="AgentBoard Table 7",
             max_steps=MAX_STEPS,
         ),

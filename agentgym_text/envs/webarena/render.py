@@ -16,11 +16,25 @@ from agentgym_text.envs.webarena.axtree import AXNode, PageState
 
 __all__ = ["render_tree", "render_tabs", "render_page", "IGNORED_PROPERTIES", "DEFAULT_MAX_CHARS"]
 
-IGNORED_PROPERTIES = frozenset({"focusable", "editable", "readonly", "level", "settable", "multiline", "invalid",
-                                "url"})
+IGNORED_PROPERTIES = frozenset(
+    {"focusable", "editable", "readonly", "level", "settable", "multiline", "invalid", "url"}
+)
 """WebArena's IGNORED_ACTREE_PROPERTIES, plus "url" (newer Chromium puts it on every link; WebArena's Chromium did not)."""
-_SKIP_NAMELESS = frozenset({"generic", "img", "list", "strong", "paragraph", "banner", "navigation", "Section",
-                            "LabelText", "Legend", "listitem"})
+_SKIP_NAMELESS = frozenset(
+    {
+        "generic",
+        "img",
+        "list",
+        "strong",
+        "paragraph",
+        "banner",
+        "navigation",
+        "Section",
+        "LabelText",
+        "Legend",
+        "listitem",
+    }
+)
 DEFAULT_MAX_CHARS = 1920 * 4
 _STATIC = re.compile(r"\[\d+\] StaticText '(.*)'$")
 
@@ -65,7 +79,9 @@ def render_tabs(state: PageState) -> str:
     )
 
 
-def render_page(state: PageState, max_chars: int = DEFAULT_MAX_CHARS, url: str | None = None) -> tuple[str, dict[int, AXNode]]:
+def render_page(
+    state: PageState, max_chars: int = DEFAULT_MAX_CHARS, url: str | None = None
+) -> tuple[str, dict[int, AXNode]]:
     """The whole observation (AgentBoard's frame) and the element ids it shows."""
     tree, shown = render_tree(state.nodes)
     if len(tree) > max_chars:

@@ -22,7 +22,7 @@ import sqlite3
 from pathlib import Path
 
 from agentgym_text.core.tasks import TaskSet, TaskSpec
-from agentgym_text.envs.webarena.registration import MAX_STEPS, FAMILY
+from agentgym_text.envs.webarena.registration import FAMILY, MAX_STEPS
 
 __all__ = ["TASKS", "TASKS_FILE", "generate_configs", "load_tasks", "MAX_STEPS"]
 
@@ -31,17 +31,30 @@ TASKS_FILE = Path(__file__).with_name("tasks.json")
 
 def generate_configs() -> list[dict]:
     """The task configs, freshly generated from the seeded template databases."""
-    from agentgym_text.envs.webarena.sites import template_dir
-    from agentgym_text.envs.webarena.sites import tasks_admin, tasks_gitlab, tasks_reddit, tasks_shop, tasks_wiki
+    from agentgym_text.envs.webarena.sites import (
+        tasks_admin,
+        tasks_gitlab,
+        tasks_reddit,
+        tasks_shop,
+        tasks_wiki,
+        template_dir,
+    )
 
     folder = template_dir()
     configs: list[dict] = []
-    for database, module in (("shop", tasks_shop), ("shop", tasks_admin), ("reddit", tasks_reddit),
-                             ("gitlab", tasks_gitlab), ("wiki", tasks_wiki)):
+    for database, module in (
+        ("shop", tasks_shop),
+        ("shop", tasks_admin),
+        ("reddit", tasks_reddit),
+        ("gitlab", tasks_gitlab),
+        ("wiki", tasks_wiki),
+    ):
         connection = sqlite3.connect(f"file:{folder / (database + '.sqlite')}?mode=ro", uri=True)
         forum = sqlite3.connect(f"file:{folder / 'reddit.sqlite'}?mode=ro", uri=True)
         try:  # the code-hosting generator also reads the forum, for its multi-site tasks
-            configs.extend(module.generate(connection, forum) if module is tasks_gitlab else module.generate(connection))
+            configs.extend(
+                module.generate(connection, forum) if module is tasks_gitlab else module.generate(connection)
+            )
         finally:
             connection.close()
             forum.close()
@@ -52,8 +65,13 @@ def generate_configs() -> list[dict]:
 
 def _spec(config: dict) -> TaskSpec:
     steps = sum(1 for step in config["gold"] if step["action"] != "stop")
-    return TaskSpec(f"webarena-{config['task_id']:03d}", config, goal=config["intent"],
-                    difficulty=FAMILY.difficulty.label(steps), max_steps=MAX_STEPS)
+    return TaskSpec(
+        f"webarena-{config['task_id']:03d}",
+        config,
+        goal=config["intent"],
+        difficulty=FAMILY.difficulty.label(steps),
+        max_steps=MAX_STEPS,
+    )
 
 
 def load_tasks(path: Path = TASKS_FILE) -> TaskSet:
@@ -61,4 +79,3 @@ def load_tasks(path: Path = TASKS_FILE) -> TaskSet:
 
 
 TASKS = load_tasks()
-

@@ -17,14 +17,23 @@ from urllib.parse import urlsplit
 __all__ = ["UrlMap", "PLACEHOLDERS", "PUBLIC_NAMES"]
 
 PLACEHOLDERS = {
-    "shopping": "__SHOPPING__", "shopping_admin": "__SHOPPING_ADMIN__", "reddit": "__REDDIT__",
-    "gitlab": "__GITLAB__", "wikipedia": "__WIKIPEDIA__", "map": "__MAP__", "homepage": "__HOMEPAGE__",
+    "shopping": "__SHOPPING__",
+    "shopping_admin": "__SHOPPING_ADMIN__",
+    "reddit": "__REDDIT__",
+    "gitlab": "__GITLAB__",
+    "wikipedia": "__WIKIPEDIA__",
+    "map": "__MAP__",
+    "homepage": "__HOMEPAGE__",
 }
 PUBLIC_NAMES = {
     # AgentBoard's rewriting of the local hosts in observations (and back in actions); a base URL's own path is
     # kept (WebArena's admin lives at http://host:7780/admin -> http://luma.com/admin).
-    "shopping": "http://onestopmarket.com", "shopping_admin": "http://luma.com", "reddit": "http://reddit.com",
-    "gitlab": "http://gitlab.com", "wikipedia": "http://wikipedia.org", "map": "http://openstreetmap.org",
+    "shopping": "http://onestopmarket.com",
+    "shopping_admin": "http://luma.com",
+    "reddit": "http://reddit.com",
+    "gitlab": "http://gitlab.com",
+    "wikipedia": "http://wikipedia.org",
+    "map": "http://openstreetmap.org",
     "homepage": "http://homepage.com",
 }
 
@@ -61,7 +70,7 @@ class UrlMap:
             host = public.split("://", 1)[1]
             for prefix in (public, "https://" + host, host):
                 if url == prefix or url.startswith(prefix + "/") or url.startswith(prefix + "?"):
-                    return base + url[len(prefix):]
+                    return base + url[len(prefix) :]
         return url
 
     def public_bases(self) -> list[str]:

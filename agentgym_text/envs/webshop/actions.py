@@ -25,7 +25,7 @@ def parse_action(text: str) -> tuple[str, str] | None:
     match = _START.search(text)
     if match is None:
         return None
-    rest = text[match.end():].rstrip().rstrip(".")
+    rest = text[match.end() :].rstrip().rstrip(".")
     if not rest.endswith("]"):
         return None
     return match.group(1).lower(), rest[:-1].strip()

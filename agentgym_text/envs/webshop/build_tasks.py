@@ -22,7 +22,7 @@ SYSTEM = "You are a helpful virtual webshop assistant that interacts with the si
 INSTRUCTION = (
     "You are now the virtual webshop assistant, navigating a website to locate and purchase items based on given "
     "commands. Our interaction will follow this structure:\n\nYour Actions: You will preface each of your actions "
-    "with \"Action: \".\nWebsite's Response: The website will provide feedback starting with \"Observation: \".\n\n"
+    'with "Action: ".\nWebsite\'s Response: The website will provide feedback starting with "Observation: ".\n\n'
     "click[something]: Engage with specific buttons or links.\nsearch[something]: Seek specific data on the "
     "website. Use this only if a [Search] button appears in the observation.\nNote: If you wish to search and "
     "there's no [Search] button, click the [Back to Search] button instead.\n\nObservation Format: The website "
@@ -45,8 +45,12 @@ def write_prompt() -> None:
             action = detour.pop(0)
         obs, *_ = env.step(action)
         lines += [f"Action: {action}", f"Observation: {obs}"]
-    prompt = {"system": SYSTEM, "instruction": INSTRUCTION, "example": "\n".join(lines),
-              "example_task": {"split": "train", "task_id": EXAMPLE_TASK}}
+    prompt = {
+        "system": SYSTEM,
+        "instruction": INSTRUCTION,
+        "example": "\n".join(lines),
+        "example_task": {"split": "train", "task_id": EXAMPLE_TASK},
+    }
     PROMPT_FILE.write_text(json.dumps(prompt, indent=1, ensure_ascii=False) + "\n")
 
 
@@ -54,8 +58,12 @@ def main() -> None:
     catalogue = open_catalogue(DEFAULT_NUM_PRODUCTS)
     goals, tried = select_goals(catalogue, "webshop-test", TASK_COUNT)
     rows = [
-        {"task_id": f"webshop-test-{i:03d}", "goal": goal.instruction, "difficulty": goal_difficulty(goal),
-         "params": {**goal.to_params(), "keywords": keywords}}
+        {
+            "task_id": f"webshop-test-{i:03d}",
+            "goal": goal.instruction,
+            "difficulty": goal_difficulty(goal),
+            "params": {**goal.to_params(), "keywords": keywords},
+        }
         for i, (goal, keywords) in enumerate(goals)
     ]
     document = {

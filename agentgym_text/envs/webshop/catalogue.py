@@ -55,14 +55,22 @@ def _build(folder: Path, num_products: int, seed: int, quiet: bool) -> None:
         CREATE VIRTUAL TABLE search USING fts5(body, content='', tokenize='porter unicode61');
         """
     )
-    connection.executemany(
-        "INSERT INTO meta VALUES (?, ?)", [("num_products", str(num_products)), ("seed", str(seed))]
-    )
+    connection.executemany("INSERT INTO meta VALUES (?, ?)", [("num_products", str(num_products)), ("seed", str(seed))])
     rows, docs, postings = [], [], PostingsBuilder()
     for index in progress_bar(range(num_products), total=num_products, desc="webshop catalogue", quiet=quiet):
         product = generate_product(index, seed)
-        rows.append((index, product.asin, product.category, product.type_id, product.brand, product.title,
-                     product.price, product.rating))
+        rows.append(
+            (
+                index,
+                product.asin,
+                product.category,
+                product.type_id,
+                product.brand,
+                product.title,
+                product.price,
+                product.rating,
+            )
+        )
         body = product.search_text()
         docs.append((index, body))
         postings.add(index, body)
@@ -92,8 +100,7 @@ class Catalogue:
         self.path = Path(path)
         self.num_products = num_products
         self.seed = seed
-        self.connection = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True,
-                                          check_same_thread=False)
+        self.connection = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
         # Memory-mapped reads: postings BLOBs of common words run to megabytes at a million products, and
         # copying them page by page through SQLite's cache took 3-4x longer than reading the mapped file.
         self.connection.execute("PRAGMA mmap_size = 1099511627776").fetchall()
@@ -171,11 +178,21 @@ def open_catalogue(num_products: int = DEFAULT_NUM_PRODUCTS, seed: int = 0, *, q
     """
     if num_products < 1:
         raise ValueError("num_products must be at least 1")
-    key = source_key(generator, product_text, search, Path(generator.__file__).with_name("vocab.json"), Path(__file__),
-                     num_products, seed)
+    key = source_key(
+        generator,
+        product_text,
+        search,
+        Path(generator.__file__).with_name("vocab.json"),
+        Path(__file__),
+        num_products,
+        seed,
+    )
     folder = build_cached(
-        "webshop", f"catalogue-{num_products}-{key}",
-        lambda staging: _build(staging, num_products, seed, quiet), verify="size", quiet=quiet,
+        "webshop",
+        f"catalogue-{num_products}-{key}",
+        lambda staging: _build(staging, num_products, seed, quiet),
+        verify="size",
+        quiet=quiet,
     )
     handle = (num_products, seed, str(folder))
     with _OPEN_LOCK:

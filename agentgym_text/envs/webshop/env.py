@@ -50,8 +50,9 @@ class WebShopEnv(TextEnv):
     """
 
     cheap_admissible_actions = True
-    action_format = ("'search[<keywords>]' on a page with a search box, 'click[<button or product id>]' on what the "
-                     "page shows")
+    action_format = (
+        "'search[<keywords>]' on a page with a search box, 'click[<button or product id>]' on what the page shows"
+    )
     action_example = "search[running shoes]"
 
     def __init__(

@@ -178,8 +178,12 @@ def _near(price: float) -> float:
 
 
 def _pick_attributes(rng: random.Random, kind_pool: dict) -> list[str]:
-    counts = {"pre": rng.choice((1, 1, 2)), "adj": rng.choice((1, 2, 2, 3)), "with": rng.choice((0, 1, 1, 2)),
-              "for": rng.choice((0, 1, 1))}
+    counts = {
+        "pre": rng.choice((1, 1, 2)),
+        "adj": rng.choice((1, 2, 2, 3)),
+        "with": rng.choice((0, 1, 1, 2)),
+        "for": rng.choice((0, 1, 1)),
+    }
     chosen = []
     for kind in ATTRIBUTE_KINDS:
         pool = list(kind_pool[kind])
@@ -259,9 +263,7 @@ def generate_product(index: int, seed: int = 0) -> Product:
     title = _title(ptype, brand, attributes)
     bullets = [bullet_for(rng, ptype.kind_of(a), a, ptype.name) for a in attributes]
     rng.shuffle(bullets)
-    description = " ".join(
-        [description_opening(rng, brand, ptype.name)] + closing_sentences(rng, ptype.category)
-    )
+    description = " ".join([description_opening(rng, brand, ptype.name)] + closing_sentences(rng, ptype.category))
     reviews = tuple(
         (title_text, score, body.format(type=ptype.name))
         for title_text, score, body in rng.sample(REVIEWS, rng.randint(0, 4))

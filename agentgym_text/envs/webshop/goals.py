@@ -16,13 +16,21 @@ from __future__ import annotations
 import random
 
 from agentgym_text.envs.webshop.generator import Product, product_types
-from agentgym_text.envs.webshop.reward import Goal
 from agentgym_text.envs.webshop.registration import FAMILY
+from agentgym_text.envs.webshop.reward import Goal
 
 __all__ = ["make_goal", "price_bound", "goal_difficulty"]
 
-_OPENERS = ("i need", "i want", "i am looking for", "i would like", "i'm looking for", "find me", "i want to buy",
-            "looking for")
+_OPENERS = (
+    "i need",
+    "i want",
+    "i am looking for",
+    "i would like",
+    "i'm looking for",
+    "find me",
+    "i want to buy",
+    "looking for",
+)
 _OPTION_PHRASES = {
     "color": ("in {v} color", "in the color {v}", "in {v}"),
     "size": ("in size {v}", "in {v} size", "size {v}"),
@@ -39,7 +47,7 @@ def price_bound(price: float, rng: random.Random) -> float:
 
 
 def goal_difficulty(goal: Goal) -> str:
-    """"hard" when the goal names more than three attributes and options together, else "easy"."""
+    """ "hard" when the goal names more than three attributes and options together, else "easy"."""
     return FAMILY.difficulty.label(len(goal.attributes) + len(goal.options))
 
 
@@ -78,6 +86,7 @@ def make_goal(product: Product, rng: random.Random) -> tuple[Goal, str]:
         text += ", " + _join(option_text)
     text += f", and price lower than {price_upper:.2f} dollars"
 
-    keywords = " ".join(by_kind["pre"] + [ptype.name] + by_kind["adj"] + by_kind["with"] + by_kind["for"]
-                        + list(options.values()))
+    keywords = " ".join(
+        by_kind["pre"] + [ptype.name] + by_kind["adj"] + by_kind["with"] + by_kind["for"] + list(options.values())
+    )
     return Goal.for_product(product, attributes, options, price_upper, instruction=text), keywords

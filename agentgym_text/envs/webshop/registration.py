@@ -16,8 +16,14 @@ FAMILY = Family(
             task_count=TASK_COUNT,
             description="Find and buy the instructed product in a generated 20k-product shop (SQLite FTS5 search, "
             "WebShop's text pages and reward, AgentBoard's progress); no server, no download.",
-            subskill_weights={"Memory": 1, "Planning": 2, "World Modeling": 1, "Self-Reflection": 2, "Grounding": 3,
-                          "Spatial Navigation": 0},
+            subskill_weights={
+                "Memory": 1,
+                "Planning": 2,
+                "World Modeling": 1,
+                "Self-Reflection": 2,
+                "Grounding": 3,
+                "Spatial Navigation": 0,
+            },
             subskill_source="AgentBoard Table 7",
             max_steps=MAX_STEPS,
         ),

@@ -16,8 +16,20 @@ from collections.abc import Mapping, Sequence
 
 from agentgym_text.envs.webshop.generator import Product
 
-__all__ = ["start_page", "results_page", "item_page", "sub_page", "done_page", "clicked", "click_error",
-           "page_limit_error", "NO_SEARCH_BUTTON", "FORMAT_ERROR", "SUB_PAGES", "wrap"]
+__all__ = [
+    "start_page",
+    "results_page",
+    "item_page",
+    "sub_page",
+    "done_page",
+    "clicked",
+    "click_error",
+    "page_limit_error",
+    "NO_SEARCH_BUTTON",
+    "FORMAT_ERROR",
+    "SUB_PAGES",
+    "wrap",
+]
 
 SUB_PAGES = ("Description", "Features", "Reviews")
 NO_SEARCH_BUTTON = (

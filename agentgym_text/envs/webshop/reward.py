@@ -29,8 +29,15 @@ from rapidfuzz import fuzz
 
 from agentgym_text.envs.webshop.generator import Product
 
-__all__ = ["Goal", "purchase_reward", "best_reward", "type_reward", "attribute_matches", "option_matches",
-           "choose_options"]
+__all__ = [
+    "Goal",
+    "purchase_reward",
+    "best_reward",
+    "type_reward",
+    "attribute_matches",
+    "option_matches",
+    "choose_options",
+]
 
 EXACT_MATCH_OPTIONS = ("size",)
 FUZZY_THRESHOLD = 85
@@ -66,18 +73,28 @@ class Goal:
 
     def to_params(self) -> dict:
         return {
-            "asin": self.asin, "query": self.query, "product_category": self.product_category,
-            "nouns": list(self.nouns), "attributes": list(self.attributes), "options": list(self.options),
-            "option_groups": list(self.option_groups), "price_upper": self.price_upper,
+            "asin": self.asin,
+            "query": self.query,
+            "product_category": self.product_category,
+            "nouns": list(self.nouns),
+            "attributes": list(self.attributes),
+            "options": list(self.options),
+            "option_groups": list(self.option_groups),
+            "price_upper": self.price_upper,
             "instruction": self.instruction,
         }
 
     @classmethod
-    def from_params(cls, params: dict) -> "Goal":
+    def from_params(cls, params: dict) -> Goal:
         return cls(
-            asin=params["asin"], query=params["query"], product_category=params["product_category"],
-            nouns=tuple(params["nouns"]), attributes=tuple(params["attributes"]), options=tuple(params["options"]),
-            price_upper=float(params["price_upper"]), instruction=params.get("instruction", ""),
+            asin=params["asin"],
+            query=params["query"],
+            product_category=params["product_category"],
+            nouns=tuple(params["nouns"]),
+            attributes=tuple(params["attributes"]),
+            options=tuple(params["options"]),
+            price_upper=float(params["price_upper"]),
+            instruction=params.get("instruction", ""),
             option_groups=tuple(params.get("option_groups", ())),
         )
 
@@ -134,8 +151,8 @@ def purchase_reward(product: Product, goal: Goal, chosen: dict[str, str]) -> flo
     r_type = type_reward(product, goal)
     if r_type == 0.0:
         return 0.0
-    matched = attribute_matches(product, goal) + option_matches(product, goal, chosen) + (
-        product.price <= goal.price_upper
+    matched = (
+        attribute_matches(product, goal) + option_matches(product, goal, chosen) + (product.price <= goal.price_upper)
     )
     return r_type * matched / (len(goal.attributes) + len(goal.options) + 1)
 

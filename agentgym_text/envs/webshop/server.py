@@ -38,12 +38,16 @@ def page_html(sid: str, env: WebShopEnv, message: str = "") -> str:
     if message:
         body.append(f'<div id="message">{html.escape(message)}</div>')
     if session.page == "init":
-        body.append(f'<h2>Let us begin shopping</h2><form action="/{sid}/search" method="get">'
-                    '<input id="search_input" name="query" type="text" placeholder="Search..." required>'
-                    '<button class="btn" type="submit">Search</button></form>')
+        body.append(
+            f'<h2>Let us begin shopping</h2><form action="/{sid}/search" method="get">'
+            '<input id="search_input" name="query" type="text" placeholder="Search..." required>'
+            '<button class="btn" type="submit">Search</button></form>'
+        )
     elif session.page == "end":
-        body.append(f'<h3>Thank you for shopping with us!</h3><h4 id="reward">Your score (min 0.0, max 1.0): '
-                    f"{session.buy_score:.2f}</h4>")
+        body.append(
+            f'<h3>Thank you for shopping with us!</h3><h4 id="reward">Your score (min 0.0, max 1.0): '
+            f"{session.buy_score:.2f}</h4>"
+        )
     else:
         body.append(_link(sid, "Back to Search"))
     if session.page == "results":
@@ -52,29 +56,39 @@ def page_html(sid: str, env: WebShopEnv, message: str = "") -> str:
             body.append(_link(sid, "< Prev"))
         body.append(_link(sid, "Next >"))
         for product in session.page_products()[: env.results_shown]:
-            body.append(f'<div class="result">{_link(sid, product.asin, "product-link")}'
-                        f'<h4 class="product-title">{html.escape(product.title)}</h4>'
-                        f'<h5 class="product-price">{product.price_text}</h5></div>')
+            body.append(
+                f'<div class="result">{_link(sid, product.asin, "product-link")}'
+                f'<h4 class="product-title">{html.escape(product.title)}</h4>'
+                f'<h5 class="product-price">{product.price_text}</h5></div>'
+            )
     elif session.page in ("item", "sub"):
         product = session.product()
         body.append(_link(sid, "< Prev"))
         if session.page == "item":
             for group, values in product.options:
-                links = " ".join(_link(sid, v, "option selected" if session.options.get(group) == v else "option")
-                                 for v in values)
+                links = " ".join(
+                    _link(sid, v, "option selected" if session.options.get(group) == v else "option") for v in values
+                )
                 body.append(f'<div class="option-group"><h4>{html.escape(group)}</h4>{links}</div>')
-            body.append(f"<h2>{html.escape(product.title)}</h2><h4>Price: {product.price_text}</h4>"
-                        f"<h4>Rating: {product.rating}</h4>")
+            body.append(
+                f"<h2>{html.escape(product.title)}</h2><h4>Price: {product.price_text}</h4>"
+                f"<h4>Rating: {product.rating}</h4>"
+            )
             body += [_link(sid, name) for name in SUB_PAGES] + [_link(sid, "Buy Now", "btn purchase")]
         elif session.sub_page == "Description":
             body.append(f'<p class="product-info">{html.escape(product.description)}</p>')
         elif session.sub_page == "Features":
             body.append("<ul>" + "".join(f"<li>{html.escape(b)}</li>" for b in product.bullets) + "</ul>")
         else:
-            body += [f'<div class="review"><h4>"{html.escape(t)}"</h4><span>{s}</span><p>{html.escape(b)}</p></div>'
-                     for t, s, b in product.reviews]
-    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>WebShop</title></head><body>"
-            + "\n".join(body) + "</body></html>")
+            body += [
+                f'<div class="review"><h4>"{html.escape(t)}"</h4><span>{s}</span><p>{html.escape(b)}</p></div>'
+                for t, s, b in product.reviews
+            ]
+    return (
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>WebShop</title></head><body>'
+        + "\n".join(body)
+        + "</body></html>"
+    )
 
 
 class ShopServer(ThreadingHTTPServer):

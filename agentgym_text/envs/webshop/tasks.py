@@ -16,11 +16,22 @@ from pathlib import Path
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.webshop.catalogue import Catalogue
 from agentgym_text.envs.webshop.goals import goal_difficulty, make_goal
+from agentgym_text.envs.webshop.registration import MAX_STEPS, TASK_COUNT
 from agentgym_text.envs.webshop.reward import Goal, best_reward
-from agentgym_text.envs.webshop.registration import TASK_COUNT, MAX_STEPS
 
-__all__ = ["TASK_COUNT", "MAX_STEPS", "PAGE_SIZE", "shipped_tasks", "train_tasks", "candidate_goal", "on_first_page",
-           "train_goal", "select_goals", "TASK_FILE", "TRAIN_TASK_COUNT"]
+__all__ = [
+    "TASK_COUNT",
+    "MAX_STEPS",
+    "PAGE_SIZE",
+    "shipped_tasks",
+    "train_tasks",
+    "candidate_goal",
+    "on_first_page",
+    "train_goal",
+    "select_goals",
+    "TASK_FILE",
+    "TRAIN_TASK_COUNT",
+]
 
 TRAIN_TASK_COUNT = 1000
 PAGE_SIZE = 10
@@ -75,8 +86,12 @@ def shipped_tasks(count: int | None = None) -> TaskSet:
 
 def train_tasks(count: int = TRAIN_TASK_COUNT, start: int = 0) -> TaskSet:
     """Training task ids; each goal is generated when its episode starts (see ``train_goal``)."""
-    return TaskSet([TaskSpec(f"webshop-train-{i:06d}", {"split": "train", "number": i}, "", "", MAX_STEPS)
-                    for i in range(start, start + count)])
+    return TaskSet(
+        [
+            TaskSpec(f"webshop-train-{i:06d}", {"split": "train", "number": i}, "", "", MAX_STEPS)
+            for i in range(start, start + count)
+        ]
+    )
 
 
 def train_goal(catalogue: Catalogue, number: int) -> tuple[Goal, str]:

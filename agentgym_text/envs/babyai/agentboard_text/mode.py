@@ -12,7 +12,12 @@ from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.text_env import Outcome
 from agentgym_text.envs.babyai.actions import parse_command
 from agentgym_text.envs.babyai.agentboard_text.view import (
-    CHECK_ACTION, COMPLETED, UNKNOWN, AgentBoardView, agentboard_goal, agentboard_view,
+    CHECK_ACTION,
+    COMPLETED,
+    UNKNOWN,
+    AgentBoardView,
+    agentboard_goal,
+    agentboard_view,
 )  # fmt: skip
 from agentgym_text.envs.babyai.navigation import DROP, FORWARD, LEFT, RIGHT, TOGGLE
 from agentgym_text.envs.babyai.world import Refusal
@@ -47,7 +52,7 @@ class AgentBoardMode:
         if "check" in text:
             return Outcome(observation=self.help_text(), changed=False)
         if self.fixes and text.startswith("pick up "):
-            text = "pickup " + text[len("pick up "):]
+            text = "pickup " + text[len("pick up ") :]
         if text not in view.actions:
             if text in view.errors:
                 return Outcome.invalid(view.errors[text], InvalidReason.PRECONDITION)

@@ -18,20 +18,65 @@ NETWORK_SEED = 2024
 PAPER_COUNT = 160
 AUTHOR_COUNT = 90
 
-_PREFIXES = ("Scalable", "Robust", "Efficient", "Interpretable", "Self-Supervised", "Few-Shot", "Adaptive",
-             "Hierarchical", "Causal", "Lightweight")
-_METHODS = ("Graph Neural Networks", "Contrastive Learning", "Transformers", "Variational Autoencoders",
-            "Reinforcement Learning", "Bayesian Optimization", "Sparse Attention", "Knowledge Distillation",
-            "Diffusion Models", "Meta-Learning", "Federated Learning", "Spectral Clustering")
-_TASKS = ("Molecular Property Prediction", "Code Summarization", "Traffic Forecasting", "Question Answering",
-          "Image Segmentation", "Recommendation", "Speech Recognition", "Program Synthesis",
-          "Anomaly Detection", "Machine Translation", "Protein Structure Prediction", "Robot Navigation")
+_PREFIXES = (
+    "Scalable",
+    "Robust",
+    "Efficient",
+    "Interpretable",
+    "Self-Supervised",
+    "Few-Shot",
+    "Adaptive",
+    "Hierarchical",
+    "Causal",
+    "Lightweight",
+)
+_METHODS = (
+    "Graph Neural Networks",
+    "Contrastive Learning",
+    "Transformers",
+    "Variational Autoencoders",
+    "Reinforcement Learning",
+    "Bayesian Optimization",
+    "Sparse Attention",
+    "Knowledge Distillation",
+    "Diffusion Models",
+    "Meta-Learning",
+    "Federated Learning",
+    "Spectral Clustering",
+)
+_TASKS = (
+    "Molecular Property Prediction",
+    "Code Summarization",
+    "Traffic Forecasting",
+    "Question Answering",
+    "Image Segmentation",
+    "Recommendation",
+    "Speech Recognition",
+    "Program Synthesis",
+    "Anomaly Detection",
+    "Machine Translation",
+    "Protein Structure Prediction",
+    "Robot Navigation",
+)
 _VENUES = ("NeurIPS", "ICML", "ICLR", "ACL", "EMNLP", "CVPR", "KDD", "AAAI", "IJCAI", "WWW", "TKDE", "JMLR")
 _JOURNALS = {"TKDE", "JMLR"}
-_ORGS = ("Tsinghua University", "ETH Zurich", "University of Toronto", "Stanford University",
-         "University of Tokyo", "Imperial College London", "KAIST", "University of Edinburgh",
-         "Carnegie Mellon University", "Peking University", "University of Amsterdam", "EPFL",
-         "University of Melbourne", "McGill University", "National University of Singapore")
+_ORGS = (
+    "Tsinghua University",
+    "ETH Zurich",
+    "University of Toronto",
+    "Stanford University",
+    "University of Tokyo",
+    "Imperial College London",
+    "KAIST",
+    "University of Edinburgh",
+    "Carnegie Mellon University",
+    "Peking University",
+    "University of Amsterdam",
+    "EPFL",
+    "University of Melbourne",
+    "McGill University",
+    "National University of Singapore",
+)
 
 
 @dataclass(frozen=True)
@@ -104,7 +149,7 @@ def citation_network() -> CitationNetwork:
     titles = _titles(rng, PAPER_COUNT)
     years = sorted(rng.randint(2008, 2023) for _ in range(PAPER_COUNT))
     papers: list[Paper] = []
-    for index, (title, year) in enumerate(zip(titles, years)):
+    for _index, (title, year) in enumerate(zip(titles, years)):
         group = groups[_ORGS[rng.randrange(len(_ORGS))]]
         team = rng.sample(group, min(len(group), rng.randint(1, 3)))
         if rng.random() < 0.3:

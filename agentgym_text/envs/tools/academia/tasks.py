@@ -6,8 +6,8 @@ import random
 
 from agentgym_text.envs.tools.academia.network import citation_network
 from agentgym_text.envs.tools.actions import Call
-from agentgym_text.envs.tools.task_builder import TaskDraft
 from agentgym_text.envs.tools.grading import AnswerRule
+from agentgym_text.envs.tools.task_builder import TaskDraft
 
 __all__ = ["drafts"]
 
@@ -17,7 +17,7 @@ _LOAD_AUTHORS = Call("loadAuthorNet", {})
 
 def _year(paper) -> TaskDraft:
     return TaskDraft(
-        goal=f"In which year was the paper \"{paper.title}\" published?",
+        goal=f'In which year was the paper "{paper.title}" published?',
         calls=[_LOAD_PAPERS, Call("paperNodeCheck", {"node": paper.title})],
         answer=lambda out: out[1]["year"],
         rule=AnswerRule("number", abs_tol=0.0, rel_tol=0.0),
@@ -26,7 +26,7 @@ def _year(paper) -> TaskDraft:
 
 def _venue(paper) -> TaskDraft:
     return TaskDraft(
-        goal=f"At which venue was the paper \"{paper.title}\" published?",
+        goal=f'At which venue was the paper "{paper.title}" published?',
         calls=[_LOAD_PAPERS, Call("paperNodeCheck", {"node": paper.title})],
         answer=lambda out: out[1]["venue"],
     )
@@ -64,7 +64,7 @@ def _earliest_cited(paper, cited) -> TaskDraft:
         return min(zip(details, cited), key=lambda pair: (pair[0]["year"], pair[1]))[1]
 
     return TaskDraft(
-        goal=f"Among the papers cited by \"{paper.title}\", which one was published earliest? Give its title.",
+        goal=f'Among the papers cited by "{paper.title}", which one was published earliest? Give its title.',
         calls=[_LOAD_PAPERS, Call("neighbourCheck", {"graph": "PaperNet", "node": paper.title})]
         + [Call("paperNodeCheck", {"node": title}) for title in cited],
         answer=answer,
@@ -74,9 +74,13 @@ def _earliest_cited(paper, cited) -> TaskDraft:
 def _first_author_org(paper) -> TaskDraft:
     first = paper.authors[0]
     return TaskDraft(
-        goal=f"Which organization is the first author of the paper \"{paper.title}\" affiliated with?",
-        calls=[_LOAD_PAPERS, Call("paperNodeCheck", {"node": paper.title}), _LOAD_AUTHORS,
-               Call("authorNodeCheck", {"node": first})],
+        goal=f'Which organization is the first author of the paper "{paper.title}" affiliated with?',
+        calls=[
+            _LOAD_PAPERS,
+            Call("paperNodeCheck", {"node": paper.title}),
+            _LOAD_AUTHORS,
+            Call("authorNodeCheck", {"node": first}),
+        ],
         answer=lambda out: out[3]["org"],
     )
 
@@ -87,6 +91,7 @@ def drafts() -> list[TaskDraft]:
     papers = sorted(net.papers.values(), key=lambda paper: paper.title)
     authors = sorted((a for a in net.authors.values() if net.collaborators[a.name]), key=lambda a: a.name)
     pairs = sorted(pair for pair, titles in net.joint_papers.items())
+
     # Cited lists with a unique earliest year, so the question has one answer.
     def unique_earliest(paper) -> bool:
         years = sorted(net.paper(title).year for title in paper.cites)

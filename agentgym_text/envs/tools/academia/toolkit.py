@@ -6,10 +6,10 @@ from typing import Any
 
 from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import InvalidReason
-from agentgym_text.envs.tools.backend import Toolkit
-from agentgym_text.envs.tools.actions import Call
-from agentgym_text.envs.tools.schema import FunctionSpec, Param
 from agentgym_text.envs.tools.academia.network import CitationNetwork, citation_network
+from agentgym_text.envs.tools.actions import Call
+from agentgym_text.envs.tools.backend import Toolkit
+from agentgym_text.envs.tools.schema import FunctionSpec, Param
 
 __all__ = ["AcademiaToolkit"]
 
@@ -21,20 +21,32 @@ class AcademiaToolkit(Toolkit):
 
     name = "academia"
     functions = (
-        FunctionSpec("loadPaperNet", "Load PaperNet: nodes are papers, edges are citations.", (),
-                     "a confirmation"),
-        FunctionSpec("loadAuthorNet", "Load AuthorNet: nodes are authors, edges are collaborations.", (),
-                     "a confirmation"),
-        FunctionSpec("neighbourCheck", "List the neighbours of a node: in PaperNet the papers it cites, in "
-                     "AuthorNet the author's collaborators.",
-                     (Param("graph", choices=_GRAPHS), Param("node")), "a list of node names"),
-        FunctionSpec("paperNodeCheck", "Details of a paper in PaperNet.", (Param("node"),),
-                     "authors, year, venue, n_citation, keywords, doc_type"),
+        FunctionSpec("loadPaperNet", "Load PaperNet: nodes are papers, edges are citations.", (), "a confirmation"),
+        FunctionSpec(
+            "loadAuthorNet", "Load AuthorNet: nodes are authors, edges are collaborations.", (), "a confirmation"
+        ),
+        FunctionSpec(
+            "neighbourCheck",
+            "List the neighbours of a node: in PaperNet the papers it cites, in AuthorNet the author's collaborators.",
+            (Param("graph", choices=_GRAPHS), Param("node")),
+            "a list of node names",
+        ),
+        FunctionSpec(
+            "paperNodeCheck",
+            "Details of a paper in PaperNet.",
+            (Param("node"),),
+            "authors, year, venue, n_citation, keywords, doc_type",
+        ),
         FunctionSpec("authorNodeCheck", "Details of an author in AuthorNet.", (Param("node"),), "name, org"),
-        FunctionSpec("authorEdgeCheck", "The papers two authors wrote together.",
-                     (Param("node1"), Param("node2")), "papers"),
-        FunctionSpec("paperEdgeCheck", "Whether one paper cites the other.",
-                     (Param("node1"), Param("node2")), "the citation relation"),
+        FunctionSpec(
+            "authorEdgeCheck", "The papers two authors wrote together.", (Param("node1"), Param("node2")), "papers"
+        ),
+        FunctionSpec(
+            "paperEdgeCheck",
+            "Whether one paper cites the other.",
+            (Param("node1"), Param("node2")),
+            "the citation relation",
+        ),
     )
 
     def __init__(self, config: dict[str, Any]):
@@ -75,8 +87,14 @@ class AcademiaToolkit(Toolkit):
     def do_paperNodeCheck(self, node: str) -> dict[str, Any]:
         self._need("PaperNet")
         paper = self._paper(node)
-        return {"authors": list(paper.authors), "year": paper.year, "venue": paper.venue,
-                "n_citation": paper.n_citation, "keywords": list(paper.keywords), "doc_type": paper.doc_type}
+        return {
+            "authors": list(paper.authors),
+            "year": paper.year,
+            "venue": paper.venue,
+            "n_citation": paper.n_citation,
+            "keywords": list(paper.keywords),
+            "doc_type": paper.doc_type,
+        }
 
     def do_authorNodeCheck(self, node: str) -> dict[str, Any]:
         self._need("AuthorNet")
@@ -88,8 +106,9 @@ class AcademiaToolkit(Toolkit):
         first, second = self._author(node1), self._author(node2)
         papers = self.net.papers_together(first.name, second.name)
         if not papers:
-            raise ActionError(f"There is no edge between {first.name} and {second.name} in AuthorNet.",
-                              InvalidReason.UNKNOWN_OBJECT)
+            raise ActionError(
+                f"There is no edge between {first.name} and {second.name} in AuthorNet.", InvalidReason.UNKNOWN_OBJECT
+            )
         return {"papers": papers}
 
     def do_paperEdgeCheck(self, node1: str, node2: str) -> dict[str, Any]:
@@ -99,13 +118,14 @@ class AcademiaToolkit(Toolkit):
             return {"relation": f"{first.title} cites {second.title}"}
         if first.title in second.cites:
             return {"relation": f"{second.title} cites {first.title}"}
-        raise ActionError(f"There is no edge between {first.title!r} and {second.title!r} in PaperNet.",
-                          InvalidReason.UNKNOWN_OBJECT)
+        raise ActionError(
+            f"There is no edge between {first.title!r} and {second.title!r} in PaperNet.", InvalidReason.UNKNOWN_OBJECT
+        )
 
     def example_calls(self) -> list[Call]:
         calls = [Call("loadPaperNet", {}), Call("loadAuthorNet", {})]
-        papers = list(self.net.papers.values())[:: 40]
-        authors = list(self.net.authors.values())[:: 30]
+        papers = list(self.net.papers.values())[::40]
+        authors = list(self.net.authors.values())[::30]
         if "PaperNet" in self.loaded:
             for paper in papers:
                 calls.append(Call("paperNodeCheck", {"node": paper.title}))

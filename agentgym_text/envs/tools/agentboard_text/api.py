@@ -22,21 +22,83 @@ from urllib.parse import urlsplit
 __all__ = ["serve", "academia_graphs", "wire_query", "COUNTRY_CODES"]
 
 COUNTRY_CODES = {
-    "Argentina": "AR", "Australia": "AU", "Bolivia": "BO", "Brazil": "BR", "Canada": "CA", "China": "CN",
-    "Colombia": "CO", "Egypt": "EG", "France": "FR", "Germany": "DE", "Iceland": "IS", "India": "IN", "Italy": "IT",
-    "Japan": "JP", "Kenya": "KE", "Mexico": "MX", "New Zealand": "NZ", "Norway": "NO", "Peru": "PE", "Russia": "RU",
-    "Singapore": "SG", "South Africa": "ZA", "South Korea": "KR", "Spain": "ES", "Sweden": "SE", "Thailand": "TH",
-    "Turkey": "TR", "United Arab Emirates": "AE", "United Kingdom": "GB", "United States": "US",
+    "Argentina": "AR",
+    "Australia": "AU",
+    "Bolivia": "BO",
+    "Brazil": "BR",
+    "Canada": "CA",
+    "China": "CN",
+    "Colombia": "CO",
+    "Egypt": "EG",
+    "France": "FR",
+    "Germany": "DE",
+    "Iceland": "IS",
+    "India": "IN",
+    "Italy": "IT",
+    "Japan": "JP",
+    "Kenya": "KE",
+    "Mexico": "MX",
+    "New Zealand": "NZ",
+    "Norway": "NO",
+    "Peru": "PE",
+    "Russia": "RU",
+    "Singapore": "SG",
+    "South Africa": "ZA",
+    "South Korea": "KR",
+    "Spain": "ES",
+    "Sweden": "SE",
+    "Thailand": "TH",
+    "Turkey": "TR",
+    "United Arab Emirates": "AE",
+    "United Kingdom": "GB",
+    "United States": "US",
 }
-_GENRE_IDS = {"Action": 28, "Adventure": 12, "Animation": 16, "Comedy": 35, "Crime": 80, "Documentary": 99,
-              "Drama": 18, "Family": 10751, "Fantasy": 14, "History": 36, "Horror": 27, "Music": 10402,
-              "Mystery": 9648, "Romance": 10749, "Science Fiction": 878, "Thriller": 53, "War": 10752}
-_LANGUAGE_COUNTRY = {"en": "US", "fr": "FR", "de": "DE", "ja": "JP", "ko": "KR", "hi": "IN", "it": "IT", "es": "ES",
-                     "pt": "BR", "nl": "NL", "zh": "CN"}
-_UNITS = {"temperature_2m_max": "°C", "temperature_2m_min": "°C", "temperature_2m_mean": "°C", "rain_sum": "mm",
-          "snowfall_sum": "cm"}
-_ATTRIBUTE = {"temperature_2m_max": "temperature_max", "temperature_2m_min": "temperature_min",
-              "temperature_2m_mean": "temperature_mean", "rain_sum": "rain_sum", "snowfall_sum": "snowfall_sum"}
+_GENRE_IDS = {
+    "Action": 28,
+    "Adventure": 12,
+    "Animation": 16,
+    "Comedy": 35,
+    "Crime": 80,
+    "Documentary": 99,
+    "Drama": 18,
+    "Family": 10751,
+    "Fantasy": 14,
+    "History": 36,
+    "Horror": 27,
+    "Music": 10402,
+    "Mystery": 9648,
+    "Romance": 10749,
+    "Science Fiction": 878,
+    "Thriller": 53,
+    "War": 10752,
+}
+_LANGUAGE_COUNTRY = {
+    "en": "US",
+    "fr": "FR",
+    "de": "DE",
+    "ja": "JP",
+    "ko": "KR",
+    "hi": "IN",
+    "it": "IT",
+    "es": "ES",
+    "pt": "BR",
+    "nl": "NL",
+    "zh": "CN",
+}
+_UNITS = {
+    "temperature_2m_max": "°C",
+    "temperature_2m_min": "°C",
+    "temperature_2m_mean": "°C",
+    "rain_sum": "mm",
+    "snowfall_sum": "cm",
+}
+_ATTRIBUTE = {
+    "temperature_2m_max": "temperature_max",
+    "temperature_2m_min": "temperature_min",
+    "temperature_2m_mean": "temperature_mean",
+    "rain_sum": "rain_sum",
+    "snowfall_sum": "snowfall_sum",
+}
 _TMDB_404 = {"success": False, "status_code": 34, "status_message": "The resource you requested could not be found."}
 
 
@@ -86,8 +148,9 @@ def _point(query: dict[str, str]):
         return None, _error("Latitude must be in range of -90 to 90°. Longitude must be in range of -180 to 180°.")
     city = nearest_city(latitude, longitude)
     if city is None:
-        return None, _error(f"No data for ({latitude}, {longitude}): the offline service covers its listed "
-                            "cities (within 50 km).")
+        return None, _error(
+            f"No data for ({latitude}, {longitude}): the offline service covers its listed cities (within 50 km)."
+        )
     return city, None
 
 
@@ -110,11 +173,22 @@ def _weather(toolkit: Any, host: str, query: dict[str, str]) -> tuple[int, Any]:
         city = city_by_name(query.get("name", ""))
         if city is None:
             return 200, {"generationtime_ms": 0.1}
-        return 200, {"results": [{"id": _city_ids()[city.name], "name": city.name, "latitude": city.latitude,
-                                  "longitude": city.longitude, "elevation": float(city.elevation),
-                                  "feature_code": "PPLC", "country_code": COUNTRY_CODES.get(city.country, ""),
-                                  "timezone": "GMT", "country": city.country}],
-                     "generationtime_ms": 0.1}
+        return 200, {
+            "results": [
+                {
+                    "id": _city_ids()[city.name],
+                    "name": city.name,
+                    "latitude": city.latitude,
+                    "longitude": city.longitude,
+                    "elevation": float(city.elevation),
+                    "feature_code": "PPLC",
+                    "country_code": COUNTRY_CODES.get(city.country, ""),
+                    "timezone": "GMT",
+                    "country": city.country,
+                }
+            ],
+            "generationtime_ms": 0.1,
+        }
     city, problem = _point(query)
     if problem:
         return problem
@@ -123,9 +197,15 @@ def _weather(toolkit: Any, host: str, query: dict[str, str]) -> tuple[int, Any]:
     days, problem = _days(query)
     if problem:
         return problem
-    head = {"latitude": city.latitude, "longitude": city.longitude, "generationtime_ms": 0.1,
-            "utc_offset_seconds": 0, "timezone": "GMT", "timezone_abbreviation": "GMT",
-            "elevation": float(city.elevation)}
+    head = {
+        "latitude": city.latitude,
+        "longitude": city.longitude,
+        "generationtime_ms": 0.1,
+        "utc_offset_seconds": 0,
+        "timezone": "GMT",
+        "timezone_abbreviation": "GMT",
+        "elevation": float(city.elevation),
+    }
     if host.startswith("air-quality"):
         times, values = [], []
         for day in days:
@@ -133,16 +213,22 @@ def _weather(toolkit: Any, host: str, query: dict[str, str]) -> tuple[int, Any]:
             for hour in range(24):
                 times.append(f"{day.isoformat()}T{hour:02d}:00")
                 values.append(index)
-        return 200, {**head, "hourly_units": {"time": "iso8601", "european_aqi_pm2_5": "EAQI"},
-                     "hourly": {"time": times, "european_aqi_pm2_5": values}}
+        return 200, {
+            **head,
+            "hourly_units": {"time": "iso8601", "european_aqi_pm2_5": "EAQI"},
+            "hourly": {"time": times, "european_aqi_pm2_5": values},
+        }
     fields = [field for field in query.get("daily", "").split(",") if field in _ATTRIBUTE]
     if not fields:
         return _error("Parameter 'daily' is missing or invalid.")
     daily: dict[str, list[Any]] = {"time": [day.isoformat() for day in days]}
     for field in fields:
         daily[field] = [getattr(daily_weather(city, day), _ATTRIBUTE[field]) for day in days]
-    return 200, {**head, "daily_units": {"time": "iso8601", **{field: _UNITS[field] for field in fields}},
-                 "daily": daily}
+    return 200, {
+        **head,
+        "daily_units": {"time": "iso8601", **{field: _UNITS[field] for field in fields}},
+        "daily": daily,
+    }
 
 
 @lru_cache(maxsize=1)
@@ -168,52 +254,97 @@ def _movie(toolkit: Any, path: str) -> tuple[int, Any]:
         if film is None:
             return 404, _TMDB_404
         if part is None:
-            return 200, {"id": film.id, "title": film.title, "original_language": film.original_language,
-                         "overview": "", "release_date": film.release_date, "runtime": film.runtime,
-                         "budget": film.budget, "revenue": film.revenue,
-                         "genres": [{"id": _GENRE_IDS.get(name, 0), "name": name} for name in film.genres],
-                         "vote_average": film.vote_average,
-                         "production_companies": [
-                             {"id": company.id, "name": company.name, "origin_country": company.origin_country}
-                             for company in (db.companies[cid] for cid in film.companies)],
-                         "production_countries": [{"iso_3166_1": code, "name": db.countries[code]}
-                                                  for code in film.countries]}
+            return 200, {
+                "id": film.id,
+                "title": film.title,
+                "original_language": film.original_language,
+                "overview": "",
+                "release_date": film.release_date,
+                "runtime": film.runtime,
+                "budget": film.budget,
+                "revenue": film.revenue,
+                "genres": [{"id": _GENRE_IDS.get(name, 0), "name": name} for name in film.genres],
+                "vote_average": film.vote_average,
+                "production_companies": [
+                    {"id": company.id, "name": company.name, "origin_country": company.origin_country}
+                    for company in (db.companies[cid] for cid in film.companies)
+                ],
+                "production_countries": [{"iso_3166_1": code, "name": db.countries[code]} for code in film.countries],
+            }
         if part == "credits":
-            return 200, {"id": film.id,
-                         "cast": [{"id": c.person_id, "name": db.people[c.person_id].name, "character": c.character,
-                                   "order": c.order} for c in film.cast],
-                         "crew": [{"id": c.person_id, "name": db.people[c.person_id].name,
-                                   "department": c.department, "job": c.job} for c in film.crew]}
+            return 200, {
+                "id": film.id,
+                "cast": [
+                    {"id": c.person_id, "name": db.people[c.person_id].name, "character": c.character, "order": c.order}
+                    for c in film.cast
+                ],
+                "crew": [
+                    {"id": c.person_id, "name": db.people[c.person_id].name, "department": c.department, "job": c.job}
+                    for c in film.crew
+                ],
+            }
         if part == "keywords":
-            return 200, {"id": film.id, "keywords": [{"id": 9000 + index, "name": word}
-                                                     for index, word in enumerate(film.keywords)]}
+            return 200, {
+                "id": film.id,
+                "keywords": [{"id": 9000 + index, "name": word} for index, word in enumerate(film.keywords)],
+            }
         if part == "alternative_titles":
-            return 200, {"id": film.id, "titles": [{"iso_3166_1": code, "title": title, "type": ""}
-                                                   for code, title in film.alternative_titles]}
+            return 200, {
+                "id": film.id,
+                "titles": [{"iso_3166_1": code, "title": title, "type": ""} for code, title in film.alternative_titles],
+            }
         if part == "translations":
-            return 200, {"id": film.id, "translations": [
-                {"iso_3166_1": _LANGUAGE_COUNTRY.get(code, code.upper()), "iso_639_1": code,
-                 "name": db.languages[code], "english_name": db.languages[code],
-                 "data": {"homepage": "", "overview": "", "runtime": film.runtime, "tagline": "",
-                          "title": film.title}} for code in film.translations]}
+            return 200, {
+                "id": film.id,
+                "translations": [
+                    {
+                        "iso_3166_1": _LANGUAGE_COUNTRY.get(code, code.upper()),
+                        "iso_639_1": code,
+                        "name": db.languages[code],
+                        "english_name": db.languages[code],
+                        "data": {
+                            "homepage": "",
+                            "overview": "",
+                            "runtime": film.runtime,
+                            "tagline": "",
+                            "title": film.title,
+                        },
+                    }
+                    for code in film.translations
+                ],
+            }
         return 404, _TMDB_404
     person = db.people.get(ident)
     if person is None:
         return 404, _TMDB_404
     if part is None:
-        return 200, {"id": person.id, "name": person.name, "biography": "", "birthday": person.birthday,
-                     "place_of_birth": person.place_of_birth, "gender": person.gender,
-                     "known_for_department": person.known_for_department}
+        return 200, {
+            "id": person.id,
+            "name": person.name,
+            "biography": "",
+            "birthday": person.birthday,
+            "place_of_birth": person.place_of_birth,
+            "gender": person.gender,
+            "known_for_department": person.known_for_department,
+        }
     if part == "movie_credits":
         cast, crew = db.credits_of(person.id)
-        return 200, {"cast": [{"id": film.id, "title": film.title, "character": credit.character}
-                              for film, credit in cast],
-                     "crew": [{"id": film.id, "title": film.title, "department": credit.department,
-                               "job": credit.job} for film, credit in crew],
-                     "id": person.id}
+        return 200, {
+            "cast": [{"id": film.id, "title": film.title, "character": credit.character} for film, credit in cast],
+            "crew": [
+                {"id": film.id, "title": film.title, "department": credit.department, "job": credit.job}
+                for film, credit in crew
+            ],
+            "id": person.id,
+        }
     if part == "external_ids":
-        return 200, {"id": person.id, "imdb_id": person.imdb_id, "facebook_id": None,
-                     "instagram_id": person.instagram_id, "twitter_id": None}
+        return 200, {
+            "id": person.id,
+            "imdb_id": person.imdb_id,
+            "facebook_id": None,
+            "instagram_id": person.instagram_id,
+            "twitter_id": None,
+        }
     return 404, _TMDB_404
 
 
@@ -221,30 +352,65 @@ def _movie_search(toolkit: Any, path: str, query: dict[str, str]) -> tuple[int, 
     db = toolkit.db
     text = query.get("query", "")
     if path.endswith("/movie"):
-        results = [{"id": film.id, "overview": "", "title": film.title, "release_date": film.release_date}
-                   for film in db.search_films(text)[:20]] if text else []
+        results = (
+            [
+                {"id": film.id, "overview": "", "title": film.title, "release_date": film.release_date}
+                for film in db.search_films(text)[:20]
+            ]
+            if text
+            else []
+        )
     else:
-        results = [{"id": p.id, "name": p.name, "known_for_department": p.known_for_department}
-                   for p in db.search_people(text)[:20]] if text else []
+        results = (
+            [
+                {"id": p.id, "name": p.name, "known_for_department": p.known_for_department}
+                for p in db.search_people(text)[:20]
+            ]
+            if text
+            else []
+        )
     return 200, {"page": 1, "results": results, "total_pages": 1 if results else 0, "total_results": len(results)}
 
 
 # ---- Todoist -------------------------------------------------------------------------------------------
 def _project_json(row: Any) -> dict[str, Any]:
-    return {"id": row["id"], "parent_id": None, "order": row["sort_order"], "color": row["color"],
-            "name": row["name"], "comment_count": 0, "is_shared": False, "is_favorite": bool(row["is_favorite"]),
-            "is_inbox_project": False, "is_team_inbox": False, "view_style": "list",
-            "url": f"https://todoist.com/showProject?id={row['id']}"}
+    return {
+        "id": row["id"],
+        "parent_id": None,
+        "order": row["sort_order"],
+        "color": row["color"],
+        "name": row["name"],
+        "comment_count": 0,
+        "is_shared": False,
+        "is_favorite": bool(row["is_favorite"]),
+        "is_inbox_project": False,
+        "is_team_inbox": False,
+        "view_style": "list",
+        "url": f"https://todoist.com/showProject?id={row['id']}",
+    }
 
 
 def _task_json(row: Any) -> dict[str, Any]:
-    return {"id": row["id"], "assigner_id": None, "assignee_id": None, "project_id": row["project_id"],
-            "section_id": None, "parent_id": None, "order": row["sort_order"], "content": row["content"],
-            "description": row["description"], "is_completed": bool(row["is_completed"]), "labels": [],
-            "priority": row["priority"], "comment_count": 0, "creator_id": "1", "created_at": "2015-05-01T00:00:00Z",
-            "due": {"date": row["due_date"], "string": row["due_date"], "lang": "en", "is_recurring": False},
-            "url": f"https://todoist.com/showTask?id={row['id']}",
-            "duration": {"amount": row["duration_amount"], "unit": row["duration_unit"]}}
+    return {
+        "id": row["id"],
+        "assigner_id": None,
+        "assignee_id": None,
+        "project_id": row["project_id"],
+        "section_id": None,
+        "parent_id": None,
+        "order": row["sort_order"],
+        "content": row["content"],
+        "description": row["description"],
+        "is_completed": bool(row["is_completed"]),
+        "labels": [],
+        "priority": row["priority"],
+        "comment_count": 0,
+        "creator_id": "1",
+        "created_at": "2015-05-01T00:00:00Z",
+        "due": {"date": row["due_date"], "string": row["due_date"], "lang": "en", "is_recurring": False},
+        "url": f"https://todoist.com/showTask?id={row['id']}",
+        "duration": {"amount": row["duration_amount"], "unit": row["duration_unit"]},
+    }
 
 
 def _todo(toolkit: Any, method: str, path: str, query: dict[str, str]) -> tuple[int, Any]:
@@ -313,9 +479,17 @@ def academia_graphs() -> dict[str, Any]:
     authors = sorted(net.authors.values(), key=lambda author: author.name)
     title2id = {paper.title: index for index, paper in enumerate(papers)}
     author2id = {author.name: 100_000 + index for index, author in enumerate(authors)}
-    paper_nodes = {title2id[p.title]: {"authors": list(p.authors), "year": p.year, "venue": p.venue,
-                                       "n_citation": p.n_citation, "keywords": list(p.keywords),
-                                       "doc_type": p.doc_type} for p in papers}
+    paper_nodes = {
+        title2id[p.title]: {
+            "authors": list(p.authors),
+            "year": p.year,
+            "venue": p.venue,
+            "n_citation": p.n_citation,
+            "keywords": list(p.keywords),
+            "doc_type": p.doc_type,
+        }
+        for p in papers
+    }
     paper_edges = [(title2id[p.title], title2id[cited]) for p in papers for cited in p.cites if cited in title2id]
     author_nodes = {author2id[a.name]: {"name": a.name, "org": a.org} for a in authors}
     author_edges = []
@@ -323,9 +497,20 @@ def academia_graphs() -> dict[str, Any]:
         for second in net.collaborators[first.name]:
             if second > first.name:
                 papers_together = net.papers_together(first.name, second)
-                author_edges.append((author2id[first.name], author2id[second],
-                                     {"collaborative_papers": [title2id[title] for title in papers_together]}))
-    return {"title2id": title2id, "author2id": author2id,
-            "id2title": {v: k for k, v in title2id.items()}, "id2author": {v: k for k, v in author2id.items()},
-            "paper_nodes": paper_nodes, "paper_edges": paper_edges,
-            "author_nodes": author_nodes, "author_edges": author_edges}
+                author_edges.append(
+                    (
+                        author2id[first.name],
+                        author2id[second],
+                        {"collaborative_papers": [title2id[title] for title in papers_together]},
+                    )
+                )
+    return {
+        "title2id": title2id,
+        "author2id": author2id,
+        "id2title": {v: k for k, v in title2id.items()},
+        "id2author": {v: k for k, v in author2id.items()},
+        "paper_nodes": paper_nodes,
+        "paper_edges": paper_edges,
+        "author_nodes": author_nodes,
+        "author_edges": author_edges,
+    }

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from agentgym_text.envs.tools.agentboard_text.api import academia_graphs, serve, wire_query
 from agentgym_text.envs.tools.agentboard_text.weather import WEATHER
@@ -87,8 +88,13 @@ def _search(query: Any) -> dict:
 
 
 def _crew(data: dict) -> dict:
-    out = {"crew": [{"id": c["id"], "name": c["name"], "job": c["job"]} for c in data["crew"]
-                    if c["job"] in ("Director", "Producer", "Writer")]}
+    out = {
+        "crew": [
+            {"id": c["id"], "name": c["name"], "job": c["job"]}
+            for c in data["crew"]
+            if c["job"] in ("Director", "Producer", "Writer")
+        ]
+    }
     if len(out["crew"]) < 10:
         ids = [c["id"] for c in out["crew"]]
         for c in data["crew"]:
@@ -114,39 +120,121 @@ def _first_person(data: dict) -> list:
 
 
 _MOVIE: dict[str, tuple[tuple[str, ...], Callable]] = {
-    "get_search_movie": (("movie_name",), lambda s, movie_name: _tmdb(s, "/search/movie", lambda d: [
-        {"id": d["results"][0]["id"], "overview": d["results"][0]["overview"], "title": d["results"][0]["title"]}],
-        _search(movie_name))),
-    "get_movie_details": (("movie_id",), lambda s, movie_id: _tmdb(s, f"/movie/{movie_id}", lambda d: {
-        "title": d["title"], "budget": d["budget"], "genres": d["genres"], "revenue": d["revenue"],
-        "vote_average": d["vote_average"], "release_date": d["release_date"]})),
-    "get_movie_production_companies": (("movie_id",), lambda s, movie_id: _tmdb(
-        s, f"/movie/{movie_id}", lambda d: {"production_companies": d["production_companies"]})),
-    "get_movie_production_countries": (("movie_id",), lambda s, movie_id: _tmdb(
-        s, f"/movie/{movie_id}", lambda d: {"production_countries": d["production_countries"]})),
-    "get_movie_keywords": (("movie_id",), lambda s, movie_id: _tmdb(
-        s, f"/movie/{movie_id}/keywords", lambda d: {"keywords": [k["name"] for k in d["keywords"]]})),
-    "get_search_person": (("person_name",), lambda s, person_name: _tmdb(
-        s, "/search/person", _first_person, _search(person_name))),
-    "get_person_details": (("person_id",), lambda s, person_id: _tmdb(s, f"/person/{person_id}", lambda d: {
-        "name": d["name"], "biography": d["biography"], "birthday": d["birthday"],
-        "place_of_birth": d["place_of_birth"]})),
-    "get_movie_cast": (("movie_id",), lambda s, movie_id: _tmdb(s, f"/movie/{movie_id}/credits", lambda d: {
-        "cast": [{"id": c["id"], "name": c["name"], "character": c["character"]} for c in d["cast"][:10]]})),
+    "get_search_movie": (
+        ("movie_name",),
+        lambda s, movie_name: _tmdb(
+            s,
+            "/search/movie",
+            lambda d: [
+                {
+                    "id": d["results"][0]["id"],
+                    "overview": d["results"][0]["overview"],
+                    "title": d["results"][0]["title"],
+                }
+            ],
+            _search(movie_name),
+        ),
+    ),
+    "get_movie_details": (
+        ("movie_id",),
+        lambda s, movie_id: _tmdb(
+            s,
+            f"/movie/{movie_id}",
+            lambda d: {
+                "title": d["title"],
+                "budget": d["budget"],
+                "genres": d["genres"],
+                "revenue": d["revenue"],
+                "vote_average": d["vote_average"],
+                "release_date": d["release_date"],
+            },
+        ),
+    ),
+    "get_movie_production_companies": (
+        ("movie_id",),
+        lambda s, movie_id: _tmdb(
+            s, f"/movie/{movie_id}", lambda d: {"production_companies": d["production_companies"]}
+        ),
+    ),
+    "get_movie_production_countries": (
+        ("movie_id",),
+        lambda s, movie_id: _tmdb(
+            s, f"/movie/{movie_id}", lambda d: {"production_countries": d["production_countries"]}
+        ),
+    ),
+    "get_movie_keywords": (
+        ("movie_id",),
+        lambda s, movie_id: _tmdb(
+            s, f"/movie/{movie_id}/keywords", lambda d: {"keywords": [k["name"] for k in d["keywords"]]}
+        ),
+    ),
+    "get_search_person": (
+        ("person_name",),
+        lambda s, person_name: _tmdb(s, "/search/person", _first_person, _search(person_name)),
+    ),
+    "get_person_details": (
+        ("person_id",),
+        lambda s, person_id: _tmdb(
+            s,
+            f"/person/{person_id}",
+            lambda d: {
+                "name": d["name"],
+                "biography": d["biography"],
+                "birthday": d["birthday"],
+                "place_of_birth": d["place_of_birth"],
+            },
+        ),
+    ),
+    "get_movie_cast": (
+        ("movie_id",),
+        lambda s, movie_id: _tmdb(
+            s,
+            f"/movie/{movie_id}/credits",
+            lambda d: {
+                "cast": [{"id": c["id"], "name": c["name"], "character": c["character"]} for c in d["cast"][:10]]
+            },
+        ),
+    ),
     "get_movie_crew": (("movie_id",), lambda s, movie_id: _tmdb(s, f"/movie/{movie_id}/credits", _crew)),
-    "get_person_cast": (("person_id",), lambda s, person_id: _tmdb(s, f"/person/{person_id}/movie_credits",
-        lambda d: {"cast": [{"id": c["id"], "title": c["title"], "character": c["character"]}
-                            for c in d["cast"][:10]]})),
-    "get_person_crew": (("person_id",), lambda s, person_id: _tmdb(s, f"/person/{person_id}/movie_credits",
-        lambda d: {"crew": [{"id": c["id"], "title": c["title"], "job": c["job"]} for c in d["crew"][:10]]})),
-    "get_person_external_ids": (("person_id",), lambda s, person_id: _tmdb(
-        s, f"/person/{person_id}/external_ids", lambda d: {
-            "imdb_id": d["imdb_id"], "facebook_id": d["facebook_id"], "instagram_id": d["instagram_id"],
-            "twitter_id": d["twitter_id"]})),
-    "get_movie_alternative_titles": (("movie_id",), lambda s, movie_id: _tmdb(
-        s, f"/movie/{movie_id}/alternative_titles", lambda d: d)),
-    "get_movie_translation": (("movie_id",), lambda s, movie_id: _tmdb(
-        s, f"/movie/{movie_id}/translations", _translations)),
+    "get_person_cast": (
+        ("person_id",),
+        lambda s, person_id: _tmdb(
+            s,
+            f"/person/{person_id}/movie_credits",
+            lambda d: {
+                "cast": [{"id": c["id"], "title": c["title"], "character": c["character"]} for c in d["cast"][:10]]
+            },
+        ),
+    ),
+    "get_person_crew": (
+        ("person_id",),
+        lambda s, person_id: _tmdb(
+            s,
+            f"/person/{person_id}/movie_credits",
+            lambda d: {"crew": [{"id": c["id"], "title": c["title"], "job": c["job"]} for c in d["crew"][:10]]},
+        ),
+    ),
+    "get_person_external_ids": (
+        ("person_id",),
+        lambda s, person_id: _tmdb(
+            s,
+            f"/person/{person_id}/external_ids",
+            lambda d: {
+                "imdb_id": d["imdb_id"],
+                "facebook_id": d["facebook_id"],
+                "instagram_id": d["instagram_id"],
+                "twitter_id": d["twitter_id"],
+            },
+        ),
+    ),
+    "get_movie_alternative_titles": (
+        ("movie_id",),
+        lambda s, movie_id: _tmdb(s, f"/movie/{movie_id}/alternative_titles", lambda d: d),
+    ),
+    "get_movie_translation": (
+        ("movie_id",),
+        lambda s, movie_id: _tmdb(s, f"/movie/{movie_id}/translations", _translations),
+    ),
 }
 
 
@@ -171,11 +259,11 @@ def _neighbour_check(s: Session, graph, node):
         if graph == "PaperNet":
             graph, dictionary, inv_dict = s.paper_net, s.title2id_dict, s.id2title_dict
             if node not in dictionary.keys():
-                return False, "There is no node named {} in the PaperNet.".format(node)
+                return False, f"There is no node named {node} in the PaperNet."
         elif graph == "AuthorNet":
             graph, dictionary, inv_dict = s.author_net, s.author2id_dict, s.id2author_dict
             if node not in dictionary.keys():
-                return False, "There is no node named {} in the AuthorNet.".format(node)
+                return False, f"There is no node named {node} in the AuthorNet."
         return True, [inv_dict[n] for n in graph.neighbors(dictionary[node])]  # noqa: F821 (sic: as AgentBoard)
     except Exception as e:
         return False, type(e).__name__ + "(" + str(e) + ")"
@@ -189,7 +277,8 @@ def _node_check(s: Session, node, net: str):
         dictionary = s.title2id_dict if net == "paper_net" else s.author2id_dict
         if node not in dictionary.keys():
             return False, "There is no node named {} in the {}.".format(
-                node, "PaperNet" if net == "paper_net" else "AuthorNet")
+                node, "PaperNet" if net == "paper_net" else "AuthorNet"
+            )
         info = graph.nodes[dictionary[node]]
         return True, info if net == "paper_net" else copy.deepcopy(info)
     except Exception as e:
@@ -204,11 +293,11 @@ def _edge_check(s: Session, node1, node2, net: str):
         graph = getattr(s, net)
         dictionary = s.title2id_dict if net == "paper_net" else s.author2id_dict
         if node1 not in dictionary.keys():
-            return False, "There is no node named {} in the {}.".format(node1, name)
+            return False, f"There is no node named {node1} in the {name}."
         if node2 not in dictionary.keys():
-            return False, "There is no node named {} in the {}.".format(node2, name)
+            return False, f"There is no node named {node2} in the {name}."
         if dictionary[node2] not in graph.neighbors(dictionary[node1]):
-            return False, "There is no edge between {} and {}.".format(node1, node2)
+            return False, f"There is no edge between {node1} and {node2}."
         edge = graph.edges[dictionary[node1], dictionary[node2]]
         if net == "paper_net":
             return True, edge
@@ -237,8 +326,18 @@ _TODOIST = "https://api.todoist.com/rest/v2"
 
 
 def _clean_task(task: dict) -> dict:
-    for key in ("assigner_id", "assignee_id", "section_id", "parent_id", "labels", "comment_count", "creator_id",
-                "created_at", "url", "project_id"):
+    for key in (
+        "assigner_id",
+        "assignee_id",
+        "section_id",
+        "parent_id",
+        "labels",
+        "comment_count",
+        "creator_id",
+        "created_at",
+        "url",
+        "project_id",
+    ):
         task.pop(key)
     task["due_date"] = task["due"]["date"]
     for key in ("due", "description", "duration"):
@@ -282,8 +381,11 @@ def _task_field(s: Session, task_id, field: str):
     task = response.json()
     if field == "description":
         return True, {"id": task["id"], "content": task["content"], "description": task["description"]}
-    return True, {"id": task["id"], "content": task["content"],
-                  "duration": str(task["duration"]["amount"]) + "(" + task["duration"]["unit"] + ")"}
+    return True, {
+        "id": task["id"],
+        "content": task["content"],
+        "duration": str(task["duration"]["amount"]) + "(" + task["duration"]["unit"] + ")",
+    }
 
 
 def _close_or_delete(s: Session, task_id, close: bool):
@@ -324,5 +426,8 @@ _TODO: dict[str, tuple[tuple[str, ...], Callable]] = {
 }
 
 TOOLS: dict[str, dict[str, tuple[tuple[str, ...], Callable]]] = {
-    "weather": WEATHER, "movie": _MOVIE, "academia": _ACADEMIA, "todo": _TODO,
+    "weather": WEATHER,
+    "movie": _MOVIE,
+    "academia": _ACADEMIA,
+    "todo": _TODO,
 }

@@ -14,20 +14,24 @@ API would answer with an ``APIError``) print as ``repr`` of our own error.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from agentgym_text.envs.tools.sheet.cells import PositionError, a1, parse_position
-from agentgym_text.envs.tools.sheet.cells import format_value
+from agentgym_text.envs.tools.sheet.cells import PositionError, a1, format_value, parse_position
 from agentgym_text.envs.tools.sheet.spreadsheet import apply_formula
 
 __all__ = ["SHEET", "worksheet_text", "invalid_sheet_action"]
 
 _OPERATORS = ["SUM", "AVERAGE", "COUNT", "MAX", "MIN", "MINUS", "PRODUCT"]
 _OPERATOR_ERROR = 'the operator should be one of the ["SUM", "AVERAGE", "COUNT", "MAX", "MIN", "MINUS", "PRODUCT"]'
-_A1_ERROR = ("In the sheet formula, you should use A1 notation to display all positions in the sheet and you can use "
-             "get_A1_annotation(row, col) to get its A1 address.")
-_A1_START_END_ERROR = ("In the sheet formula, you should use A1 notation to display the start and end cell address in "
-                       "the sheet and you can use get_A1_annotation(row, col) to get its A1 address.")
+_A1_ERROR = (
+    "In the sheet formula, you should use A1 notation to display all positions in the sheet and you can use "
+    "get_A1_annotation(row, col) to get its A1 address."
+)
+_A1_START_END_ERROR = (
+    "In the sheet formula, you should use A1 notation to display the start and end cell address in "
+    "the sheet and you can use get_A1_annotation(row, col) to get its A1 address."
+)
 _WHOLE_DELETE = "Warning: You cannot delete whole sheet at once, please try other functions"
 _WHOLE_UPDATE = "Warning: You cannot update whole sheet at once, please try other functions"
 
@@ -42,7 +46,7 @@ def worksheet_text(title: str) -> str:
 
 
 def invalid_sheet_action(name: str, names: list[str]) -> str:
-    return "ERROR | Invalid action: {}. Please choose another valid action from {}".format(name, names)
+    return f"ERROR | Invalid action: {name}. Please choose another valid action from {names}"
 
 
 def _valid_a1(text: Any) -> bool:
@@ -78,6 +82,7 @@ def _guard(function: Callable) -> Callable:
             return function(t, *args, **kwargs)
         except Exception as error:  # AgentBoard: ``except Exception as error: return False, repr(error)``
             return False, repr(error)
+
     return run
 
 
@@ -108,7 +113,7 @@ def _freeze_data(t, dimension, num):
 def _get_a1(t, row, col):
     row, col = int(row), int(col)
     if row < 1 or col < 1:
-        raise IncorrectCellLabel("({}, {})".format(row, col))  # gspread.utils.rowcol_to_a1
+        raise IncorrectCellLabel(f"({row}, {col})")  # gspread.utils.rowcol_to_a1
     return True, a1(row, col)
 
 
@@ -163,15 +168,17 @@ def _formula_cells(t, start_position, end_position, position_list) -> list[str]:
 
 
 @_guard
-def _update_cell_by_formula(t, start_position="B1", end_position="D2", position_list=None, result_position="G2",
-                            operator=""):
+def _update_cell_by_formula(
+    t, start_position="B1", end_position="D2", position_list=None, result_position="G2", operator=""
+):
     if operator not in _OPERATORS:
         return False, repr(_OPERATOR_ERROR)
     positions = [start_position, end_position] if position_list is None else list(position_list)
     if not (all(_valid_a1(p) for p in positions) and _valid_a1(result_position)):
         return False, repr(_A1_ERROR)
-    t.sheet.set(*_cell(result_position), apply_formula(operator, _formula_cells(
-        t, start_position, end_position, position_list)))
+    t.sheet.set(
+        *_cell(result_position), apply_formula(operator, _formula_cells(t, start_position, end_position, position_list))
+    )
     return True, _values(t)
 
 
@@ -205,7 +212,7 @@ def _update_note(t, position, content):
     if not isinstance(content, str):
         raise TypeError("Only string value is accepted as content.")  # gspread's update_note
     t.sheet.notes[a1(row, col)] = content
-    return True, "Updated! the {}'s note is {}".format(position, t.sheet.notes[a1(row, col)])
+    return True, f"Updated! the {position}'s note is {t.sheet.notes[a1(row, col)]}"
 
 
 @_guard
@@ -275,8 +282,10 @@ SHEET: dict[str, tuple[Any, Callable]] = {
     "insert_rows": (("values_list", "row_idx"), _insert_rows),
     "delete_batch_data": (("dimension", "index_list"), _delete_batch_data),
     "update_cell": (("position", "value"), _update_cell),
-    "update_cell_by_formula": (lambda params: _formula_keys(params, True),
-                               lambda t, **k: _update_cell_by_formula(t, **k)),
+    "update_cell_by_formula": (
+        lambda params: _formula_keys(params, True),
+        lambda t, **k: _update_cell_by_formula(t, **k),
+    ),
     "update_range": (("start_position", "end_position", "values_list"), _update_range),
     "sort_sheet_by_col": (("col_num", "order"), _sort),
     "merge_cells": (("start_position", "end_position"), _merge_cells),
@@ -284,8 +293,7 @@ SHEET: dict[str, tuple[Any, Callable]] = {
     "get_all_values": ((), lambda t: (True, _values(t))),
     "get_range_values": (("start_position", "end_position"), _get_range_values),
     "get_cell_value": (("position",), _get_cell_value),
-    "get_value_by_formula": (lambda params: _formula_keys(params, False),
-                             lambda t, **k: _get_value_by_formula(t, **k)),
+    "get_value_by_formula": (lambda params: _formula_keys(params, False), lambda t, **k: _get_value_by_formula(t, **k)),
     "filter_cells": (None, _filter_cells),  # reads query/in_row/in_column with params.get
     "get_note": (("position",), _get_note),
 }

@@ -15,8 +15,8 @@ from typing import Any
 
 from agentgym_text.core.info import InvalidReason
 from agentgym_text.envs.tools.agentboard_text import words
-from agentgym_text.envs.tools.agentboard_text.sheet import SHEET, invalid_sheet_action
 from agentgym_text.envs.tools.agentboard_text.functions import TOOLS, Session
+from agentgym_text.envs.tools.agentboard_text.sheet import SHEET, invalid_sheet_action
 from agentgym_text.envs.tools.agentboard_text.weather import air_quality_level_fixed
 
 __all__ = ["AgentBoardStep", "StepResult"]

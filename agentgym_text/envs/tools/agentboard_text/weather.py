@@ -8,15 +8,18 @@ their schema), ``geopy``'s geodesic distance and the air-quality bands (with the
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["WEATHER", "air_quality_level_fixed"]
 
 _ARCHIVE = "https://archive-api.open-meteo.com/v1/archive"
-_SPAN = ("Error: Sorry, at present, we support a maximum time span of 30 days between start_date and end_date in a "
-         "single query. Your input exceeds this range. You can split your current query into multiple sub-queries "
-         "that meet our criteria.")
+_SPAN = (
+    "Error: Sorry, at present, we support a maximum time span of 30 days between start_date and end_date in a "
+    "single query. Your input exceeds this range. You can split your current query into multiple sub-queries "
+    "that meet our criteria."
+)
 
 
 def _within_30_days(start_date: str, end_date: str) -> bool:
@@ -56,8 +59,17 @@ def _historical(s, daily: str, latitude, longitude, start_date, end_date, is_his
     problem = _window_problem(s, start_date, end_date, past=True if is_historical is True else None)
     if problem:
         return False, problem
-    response = s.get(_ARCHIVE, {"latitude": latitude, "longitude": longitude, "start_date": start_date,
-                                "end_date": end_date, "timezone": "GMT", "daily": daily})
+    response = s.get(
+        _ARCHIVE,
+        {
+            "latitude": latitude,
+            "longitude": longitude,
+            "start_date": start_date,
+            "end_date": end_date,
+            "timezone": "GMT",
+            "daily": daily,
+        },
+    )
     if response.status_code == 200:
         return True, _clean_head(response.json())
     return False, response.text
@@ -77,14 +89,26 @@ def _air_quality(s, latitude, longitude, start_date, end_date, is_historical=Tru
     problem = _window_problem(s, start_date, end_date, past=True if is_historical is True else None)
     if problem:
         return False, problem
-    response = s.get("https://air-quality-api.open-meteo.com/v1/air-quality",
-                     {"latitude": latitude, "longitude": longitude, "start_date": start_date, "end_date": end_date,
-                      "timezone": "GMT", "hourly": "european_aqi_pm2_5"})
+    response = s.get(
+        "https://air-quality-api.open-meteo.com/v1/air-quality",
+        {
+            "latitude": latitude,
+            "longitude": longitude,
+            "start_date": start_date,
+            "end_date": end_date,
+            "timezone": "GMT",
+            "hourly": "european_aqi_pm2_5",
+        },
+    )
     if response.status_code != 200:
         return False, response.text
     response = _clean_head(response.json())
-    new = {"latitude": response["latitude"], "longitude": response["longitude"],
-           "daily_units": response["hourly_units"], "daily": response["hourly"]}
+    new = {
+        "latitude": response["latitude"],
+        "longitude": response["longitude"],
+        "daily_units": response["hourly_units"],
+        "daily": response["hourly"],
+    }
     days = len(new["daily"]["time"]) // 24
     new["daily"]["european_aqi_pm2_5"] = [new["daily"]["european_aqi_pm2_5"][24 * i + 12] for i in range(days)]
     new["daily"]["time"] = [new["daily"]["time"][24 * i + 12] for i in range(days)]
@@ -92,8 +116,9 @@ def _air_quality(s, latitude, longitude, start_date, end_date, is_historical=Tru
 
 
 def _latitude_longitude(s, name):
-    response = s.get("https://geocoding-api.open-meteo.com/v1/search",
-                     {"name": name, "count": 3, "language": "en", "format": "json"})
+    response = s.get(
+        "https://geocoding-api.open-meteo.com/v1/search", {"name": name, "count": 3, "language": "en", "format": "json"}
+    )
     if response.status_code != 200:
         return False, response.text
     response = response.json()
@@ -126,8 +151,9 @@ def _geopy_point(latitude: Any, longitude: Any) -> tuple[float, float]:
     """``geopy.point._normalize_coordinates`` (geopy 2.4)."""
     latitude, longitude = float(latitude or 0.0), float(longitude or 0.0)
     if not all(math.isfinite(x) for x in (latitude, longitude)):
-        raise ValueError("Point coordinates must be finite. %r has been passed as coordinates."
-                         % ((latitude, longitude, 0.0),))
+        raise ValueError(
+            f"Point coordinates must be finite. {(latitude, longitude, 0.0)!r} has been passed as coordinates."
+        )
     if abs(latitude) > 90:
         raise ValueError("Latitude must be in the [-90; 90] range.")
     if abs(longitude) > 180:
@@ -162,18 +188,26 @@ def _vincenty_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
         cos_s = math.sin(u1) * math.sin(u2) + math.cos(u1) * math.cos(u2) * cos_l
         sigma = math.atan2(sin_s, cos_s)
         sin_a = math.cos(u1) * math.cos(u2) * sin_l / sin_s
-        cos2_a = 1 - sin_a ** 2
+        cos2_a = 1 - sin_a**2
         cos_2sm = cos_s - 2 * math.sin(u1) * math.sin(u2) / cos2_a if cos2_a else 0.0
         c = f / 16 * cos2_a * (4 + f * (4 - 3 * cos2_a))
         previous = lam
-        lam = big_l + (1 - c) * f * sin_a * (sigma + c * sin_s * (cos_2sm + c * cos_s * (-1 + 2 * cos_2sm ** 2)))
+        lam = big_l + (1 - c) * f * sin_a * (sigma + c * sin_s * (cos_2sm + c * cos_s * (-1 + 2 * cos_2sm**2)))
         if abs(lam - previous) < 1e-12:
             break
-    u_sq = cos2_a * (a ** 2 - b ** 2) / b ** 2
+    u_sq = cos2_a * (a**2 - b**2) / b**2
     big_a = 1 + u_sq / 16384 * (4096 + u_sq * (-768 + u_sq * (320 - 175 * u_sq)))
     big_b = u_sq / 1024 * (256 + u_sq * (-128 + u_sq * (74 - 47 * u_sq)))
-    delta = big_b * sin_s * (cos_2sm + big_b / 4 * (cos_s * (-1 + 2 * cos_2sm ** 2) - big_b / 6 * cos_2sm
-                                                  * (-3 + 4 * sin_s ** 2) * (-3 + 4 * cos_2sm ** 2)))
+    delta = (
+        big_b
+        * sin_s
+        * (
+            cos_2sm
+            + big_b
+            / 4
+            * (cos_s * (-1 + 2 * cos_2sm**2) - big_b / 6 * cos_2sm * (-3 + 4 * sin_s**2) * (-3 + 4 * cos_2sm**2))
+        )
+    )
     return b * big_a * (sigma - delta)
 
 
@@ -212,20 +246,36 @@ WEATHER: dict[str, tuple[tuple[str, ...], Callable]] = {
     "get_historical_rain": (_RANGE, lambda s, **k: _historical(s, _RAIN, **k)),
     "get_historical_snow": (_RANGE, lambda s, **k: _historical(s, _SNOW, **k)),
     "get_snow_forecast": (_RANGE, lambda s, **k: _forecast(s, _SNOW, **k)),
-    "get_current_snow": (_TODAY, lambda s, latitude, longitude, current_date: _historical(
-        s, _SNOW, latitude, longitude, current_date, current_date, is_historical=False)),
-    "get_current_temp": (_TODAY, lambda s, latitude, longitude, current_date: _historical(
-        s, _TEMP, latitude, longitude, current_date, current_date, is_historical=False)),
+    "get_current_snow": (
+        _TODAY,
+        lambda s, latitude, longitude, current_date: _historical(
+            s, _SNOW, latitude, longitude, current_date, current_date, is_historical=False
+        ),
+    ),
+    "get_current_temp": (
+        _TODAY,
+        lambda s, latitude, longitude, current_date: _historical(
+            s, _TEMP, latitude, longitude, current_date, current_date, is_historical=False
+        ),
+    ),
     "get_latitude_longitude": (("name",), _latitude_longitude),
     "get_elevation": (("latitude", "longitude"), _elevation),
     "get_temp_forecast": (_RANGE, lambda s, **k: _forecast(s, _TEMP, **k)),
     "get_rain_forecast": (_RANGE, lambda s, **k: _forecast(s, _RAIN, **k)),
-    "get_current_rain": (_TODAY, lambda s, latitude, longitude, current_date: _historical(
-        s, _RAIN, latitude, longitude, current_date, current_date, is_historical=False)),
+    "get_current_rain": (
+        _TODAY,
+        lambda s, latitude, longitude, current_date: _historical(
+            s, _RAIN, latitude, longitude, current_date, current_date, is_historical=False
+        ),
+    ),
     "get_distance": (("latitude1", "longitude1", "latitude2", "longitude2"), _distance),
     "get_historical_air_quality_index": (_RANGE, _air_quality),
-    "get_current_air_quality_index": (_TODAY, lambda s, latitude, longitude, current_date: _air_quality(
-        s, latitude, longitude, current_date, current_date, is_historical=False)),
+    "get_current_air_quality_index": (
+        _TODAY,
+        lambda s, latitude, longitude, current_date: _air_quality(
+            s, latitude, longitude, current_date, current_date, is_historical=False
+        ),
+    ),
     "get_air_quality_level": (("air_quality_index",), _air_quality_level),
     "convert_zipcode_to_address": (("zipcode",), lambda s, zipcode: _no_zipcode_url()),
 }

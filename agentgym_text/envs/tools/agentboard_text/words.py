@@ -14,9 +14,20 @@ import re
 from typing import Any
 
 __all__ = [
-    "agent_parse", "FINISH_REMINDER", "WEATHER_REMINDER", "FORMAT_ERROR", "BAD_INPUT_ERROR", "ACTION_NAMES",
-    "first_observation", "split_message", "rebuilt_action", "parse_input", "help_text", "invalid_action",
-    "exception_text", "python_call",
+    "agent_parse",
+    "FINISH_REMINDER",
+    "WEATHER_REMINDER",
+    "FORMAT_ERROR",
+    "BAD_INPUT_ERROR",
+    "ACTION_NAMES",
+    "first_observation",
+    "split_message",
+    "rebuilt_action",
+    "parse_input",
+    "help_text",
+    "invalid_action",
+    "exception_text",
+    "python_call",
 ]
 
 FINISH_REMINDER = "Once you have finished the goal, please remember to take 'finish' action to end this goal."
@@ -24,30 +35,99 @@ WEATHER_REMINDER = (
     'If you want to get the latitude and longitude information of a city, you must call "get_latitude_longitude", '
     "do not generate it by yourself which maybe wrong. " + FINISH_REMINDER
 )
-FORMAT_ERROR = ('Format error, please response in the format of  "Action: [your action] with Action Input: '
-                '[your action input]')
+FORMAT_ERROR = (
+    'Format error, please response in the format of  "Action: [your action] with Action Input: [your action input]'
+)
 BAD_INPUT_ERROR = "ERROR | Exception(Parameters in action input are not valid, please change your action input.)"
 
 ACTION_NAMES = {
-    "weather": ["get_user_current_date", "get_user_current_location", "get_historical_temp", "get_historical_rain",
-                "get_historical_snow", "get_snow_forecast", "get_current_snow", "get_current_temp",
-                "get_latitude_longitude", "get_elevation", "get_temp_forecast", "get_rain_forecast",
-                "get_current_rain", "get_distance", "get_historical_air_quality_index",
-                "get_current_air_quality_index", "get_air_quality_level", "check_valid_actions", "finish"],
-    "movie": ["get_search_movie", "get_movie_details", "get_movie_production_companies",
-              "get_movie_production_countries", "get_movie_cast", "get_movie_crew", "get_movie_keywords",
-              "get_search_person", "get_person_details", "get_person_cast", "get_person_crew",
-              "get_person_external_ids", "get_movie_alternative_titles", "get_movie_translation",
-              "check_valid_actions", "finish"],
-    "academia": ["loadPaperNet", "loadAuthorNet", "neighbourCheck", "paperNodeCheck", "authorNodeCheck",
-                 "authorEdgeCheck", "paperEdgeCheck", "check_valid_actions", "finish"],
-    "todo": ["get_user_current_date", "get_user_current_location", "get_projects", "update_project", "get_tasks",
-             "get_task_description", "get_task_duration", "complete_task", "update_task", "delete_task",
-             "check_valid_actions", "finish"],
-    "sheet": ["open_sheet", "del_sheet", "freeze_data", "get_A1_annotation", "insert_cols", "insert_rows",
-              "delete_batch_data", "update_cell", "update_cell_by_formula", "update_range", "sort_sheet_by_col",
-              "merge_cells", "update_note", "get_all_values", "get_range_values", "get_cell_value",
-              "get_value_by_formula", "filter_cells", "get_note", "check_valid_actions", "finish"],
+    "weather": [
+        "get_user_current_date",
+        "get_user_current_location",
+        "get_historical_temp",
+        "get_historical_rain",
+        "get_historical_snow",
+        "get_snow_forecast",
+        "get_current_snow",
+        "get_current_temp",
+        "get_latitude_longitude",
+        "get_elevation",
+        "get_temp_forecast",
+        "get_rain_forecast",
+        "get_current_rain",
+        "get_distance",
+        "get_historical_air_quality_index",
+        "get_current_air_quality_index",
+        "get_air_quality_level",
+        "check_valid_actions",
+        "finish",
+    ],
+    "movie": [
+        "get_search_movie",
+        "get_movie_details",
+        "get_movie_production_companies",
+        "get_movie_production_countries",
+        "get_movie_cast",
+        "get_movie_crew",
+        "get_movie_keywords",
+        "get_search_person",
+        "get_person_details",
+        "get_person_cast",
+        "get_person_crew",
+        "get_person_external_ids",
+        "get_movie_alternative_titles",
+        "get_movie_translation",
+        "check_valid_actions",
+        "finish",
+    ],
+    "academia": [
+        "loadPaperNet",
+        "loadAuthorNet",
+        "neighbourCheck",
+        "paperNodeCheck",
+        "authorNodeCheck",
+        "authorEdgeCheck",
+        "paperEdgeCheck",
+        "check_valid_actions",
+        "finish",
+    ],
+    "todo": [
+        "get_user_current_date",
+        "get_user_current_location",
+        "get_projects",
+        "update_project",
+        "get_tasks",
+        "get_task_description",
+        "get_task_duration",
+        "complete_task",
+        "update_task",
+        "delete_task",
+        "check_valid_actions",
+        "finish",
+    ],
+    "sheet": [
+        "open_sheet",
+        "del_sheet",
+        "freeze_data",
+        "get_A1_annotation",
+        "insert_cols",
+        "insert_rows",
+        "delete_batch_data",
+        "update_cell",
+        "update_cell_by_formula",
+        "update_range",
+        "sort_sheet_by_col",
+        "merge_cells",
+        "update_note",
+        "get_all_values",
+        "get_range_values",
+        "get_cell_value",
+        "get_value_by_formula",
+        "filter_cells",
+        "get_note",
+        "check_valid_actions",
+        "finish",
+    ],
 }
 """What ``check_valid_actions`` lists: the names in AgentBoard's ``prompts/Raw/<tool>_raw.json``, in file order
 (sheet: AgentBoard's sheet env has no ``check_valid_actions``; the suite's help action answers it anyway
@@ -130,11 +210,11 @@ def parse_input(raw: str) -> Any:
 
 
 def help_text(tool: str) -> str:
-    return "You can use following valid actions: {}".format(ACTION_NAMES[tool])
+    return f"You can use following valid actions: {ACTION_NAMES[tool]}"
 
 
 def invalid_action(name: str) -> str:
-    return "ERROR | Invalid action: {}.".format(name)
+    return f"ERROR | Invalid action: {name}."
 
 
 def exception_text(error: BaseException) -> str:

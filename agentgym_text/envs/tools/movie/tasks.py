@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from agentgym_text.envs.tools.actions import Call
-from agentgym_text.envs.tools.task_builder import TaskDraft
 from agentgym_text.envs.tools.grading import AnswerRule
 from agentgym_text.envs.tools.movie.database import Film, film_database
+from agentgym_text.envs.tools.task_builder import TaskDraft
 
 __all__ = ["drafts"]
 
@@ -22,69 +22,100 @@ def _config(*films: Film) -> dict:
 
 def _release(film: Film) -> TaskDraft:
     return TaskDraft(
-        goal=f"When was the movie \"{film.title}\" released? Answer with the date as YYYY-MM-DD.",
+        goal=f'When was the movie "{film.title}" released? Answer with the date as YYYY-MM-DD.',
         calls=[_search(film), Call("get_movie_details", {"movie_id": film.id})],
-        answer=lambda out: out[1]["release_date"], config=_config(film))
+        answer=lambda out: out[1]["release_date"],
+        config=_config(film),
+    )
 
 
 def _director(film: Film) -> TaskDraft:
     return TaskDraft(
-        goal=f"Who directed the movie \"{film.title}\"?",
+        goal=f'Who directed the movie "{film.title}"?',
         calls=[_search(film), Call("get_movie_crew", {"movie_id": film.id})],
         answer=lambda out: next(member["name"] for member in out[1] if member["job"] == "Director"),
-        config=_config(film))
+        config=_config(film),
+    )
 
 
 def _countries(film: Film) -> TaskDraft:
     return TaskDraft(
-        goal=f"In which countries was the movie \"{film.title}\" produced? List the country names, in any order.",
+        goal=f'In which countries was the movie "{film.title}" produced? List the country names, in any order.',
         calls=[_search(film), Call("get_movie_production_countries", {"movie_id": film.id})],
         answer=lambda out: [country["name"] for country in out[1]],
-        rule=AnswerRule("list", ordered=False), config=_config(film))
+        rule=AnswerRule("list", ordered=False),
+        config=_config(film),
+    )
 
 
 def _lead_imdb(film: Film) -> TaskDraft:
     lead = film.cast[0].person_id
     return TaskDraft(
-        goal=f"What is the IMDb id of the first-billed cast member of \"{film.title}\"?",
-        calls=[_search(film), Call("get_movie_cast", {"movie_id": film.id}),
-               Call("get_person_external_ids", {"person_id": lead})],
-        answer=lambda out: out[2]["imdb_id"], config=_config(film))
+        goal=f'What is the IMDb id of the first-billed cast member of "{film.title}"?',
+        calls=[
+            _search(film),
+            Call("get_movie_cast", {"movie_id": film.id}),
+            Call("get_person_external_ids", {"person_id": lead}),
+        ],
+        answer=lambda out: out[2]["imdb_id"],
+        config=_config(film),
+    )
 
 
 def _director_birthplace(film: Film) -> TaskDraft:
     director = next(credit.person_id for credit in film.crew if credit.job == "Director")
     return TaskDraft(
-        goal=f"Where was the director of \"{film.title}\" born?",
-        calls=[_search(film), Call("get_movie_crew", {"movie_id": film.id}),
-               Call("get_person_details", {"person_id": director})],
-        answer=lambda out: out[2]["place_of_birth"], config=_config(film))
+        goal=f'Where was the director of "{film.title}" born?',
+        calls=[
+            _search(film),
+            Call("get_movie_crew", {"movie_id": film.id}),
+            Call("get_person_details", {"person_id": director}),
+        ],
+        answer=lambda out: out[2]["place_of_birth"],
+        config=_config(film),
+    )
 
 
 def _bigger_budget(first: Film, second: Film) -> TaskDraft:
     return TaskDraft(
-        goal=f"Did \"{first.title}\" have a larger budget than \"{second.title}\"? Answer yes or no.",
-        calls=[_search(first), _search(second), Call("get_movie_details", {"movie_id": first.id}),
-               Call("get_movie_details", {"movie_id": second.id})],
-        answer=first.budget > second.budget, rule=AnswerRule("bool"), config=_config(first, second))
+        goal=f'Did "{first.title}" have a larger budget than "{second.title}"? Answer yes or no.',
+        calls=[
+            _search(first),
+            _search(second),
+            Call("get_movie_details", {"movie_id": first.id}),
+            Call("get_movie_details", {"movie_id": second.id}),
+        ],
+        answer=first.budget > second.budget,
+        rule=AnswerRule("bool"),
+        config=_config(first, second),
+    )
 
 
 def _shared_keywords(first: Film, second: Film) -> TaskDraft:
     shared = sorted(set(first.keywords) & set(second.keywords))
     return TaskDraft(
-        goal=f"Which keywords do \"{first.title}\" and \"{second.title}\" have in common? List them, in any order.",
-        calls=[_search(first), _search(second), Call("get_movie_keywords", {"movie_id": first.id}),
-               Call("get_movie_keywords", {"movie_id": second.id})],
-        answer=shared, rule=AnswerRule("list", ordered=False), config=_config(first, second))
+        goal=f'Which keywords do "{first.title}" and "{second.title}" have in common? List them, in any order.',
+        calls=[
+            _search(first),
+            _search(second),
+            Call("get_movie_keywords", {"movie_id": first.id}),
+            Call("get_movie_keywords", {"movie_id": second.id}),
+        ],
+        answer=shared,
+        rule=AnswerRule("list", ordered=False),
+        config=_config(first, second),
+    )
 
 
 def _character(film: Film) -> TaskDraft:
     credit = film.cast[1]
     person = film_database().people[credit.person_id]
     return TaskDraft(
-        goal=f"Which character did {person.name} play in \"{film.title}\"?",
+        goal=f'Which character did {person.name} play in "{film.title}"?',
         calls=[_search(film), Call("get_movie_cast", {"movie_id": film.id})],
-        answer=credit.character, config=_config(film))
+        answer=credit.character,
+        config=_config(film),
+    )
 
 
 def drafts() -> list[TaskDraft]:

@@ -136,7 +136,7 @@ class Spreadsheet:
         if not 1 <= before <= height + 1:
             raise SheetError(f"row_idx must be between 1 and {height + 1}.")
         new = [[format_value(cell) for cell in row] for row in rows]
-        self.grid[before - 1:before - 1] = new
+        self.grid[before - 1 : before - 1] = new
         self._square()
 
     def insert_cols(self, cols: Sequence[Sequence[Any]], before: int) -> None:

@@ -6,8 +6,8 @@ from typing import Any
 
 from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import InvalidReason
-from agentgym_text.envs.tools.backend import Toolkit
 from agentgym_text.envs.tools.actions import Call
+from agentgym_text.envs.tools.backend import Toolkit
 from agentgym_text.envs.tools.render import render_output
 from agentgym_text.envs.tools.schema import FunctionSpec, Param
 from agentgym_text.envs.tools.sheet.cells import PositionError, a1, format_value, parse_position
@@ -29,38 +29,81 @@ class SheetToolkit(Toolkit):
 
     name = "sheet"
     functions = (
-        FunctionSpec("open_sheet", "Open a sheet by name (only the task's sheet exists).", (Param("name"),),
-                     "a confirmation"),
+        FunctionSpec(
+            "open_sheet", "Open a sheet by name (only the task's sheet exists).", (Param("name"),), "a confirmation"
+        ),
         FunctionSpec("get_all_values", "All values of the sheet.", (), "list of rows"),
         FunctionSpec("get_range_values", "Values of a range.", _RANGE, "list of rows"),
         FunctionSpec("get_cell_value", "Value of one cell.", (Param("position"),), "the value"),
-        FunctionSpec("get_A1_annotation", "The A1 name of a cell from its row and column numbers (1-based).",
-                     (Param("row", "integer"), Param("col", "integer")), "e.g. 'B3'"),
-        FunctionSpec("update_cell", "Write a value into a cell.", (Param("position"), Param("value", "any")),
-                     "the sheet"),
-        FunctionSpec("update_range", "Write a block of values into a range.",
-                     (*_RANGE, Param("values_list", "array2d")), "the sheet"),
-        FunctionSpec("update_cell_by_formula", "Compute a formula over cells and write the result.",
-                     (_OPERATOR, Param("result_position"), *_FORMULA_CELLS), "the sheet"),
-        FunctionSpec("get_value_by_formula", "Compute a formula over cells.", (_OPERATOR, *_FORMULA_CELLS),
-                     "the value"),
-        FunctionSpec("sort_sheet_by_col", "Sort the rows below the header by a column (1-based).",
-                     (Param("col_num", "integer"), Param("order", choices=("asc", "des"))), "the sheet"),
-        FunctionSpec("insert_rows", "Insert rows before row_idx (1-based).",
-                     (Param("values_list", "array2d"), Param("row_idx", "integer")), "the sheet"),
-        FunctionSpec("insert_cols", "Insert columns (each a list of values top to bottom) before col_idx.",
-                     (Param("values_list", "array2d"), Param("col_idx", "integer")), "the sheet"),
-        FunctionSpec("delete_batch_data", "Delete rows or columns by their 1-based numbers.",
-                     (Param("dimension", choices=("row", "col")), Param("index_list", "array")), "the sheet"),
+        FunctionSpec(
+            "get_A1_annotation",
+            "The A1 name of a cell from its row and column numbers (1-based).",
+            (Param("row", "integer"), Param("col", "integer")),
+            "e.g. 'B3'",
+        ),
+        FunctionSpec(
+            "update_cell", "Write a value into a cell.", (Param("position"), Param("value", "any")), "the sheet"
+        ),
+        FunctionSpec(
+            "update_range",
+            "Write a block of values into a range.",
+            (*_RANGE, Param("values_list", "array2d")),
+            "the sheet",
+        ),
+        FunctionSpec(
+            "update_cell_by_formula",
+            "Compute a formula over cells and write the result.",
+            (_OPERATOR, Param("result_position"), *_FORMULA_CELLS),
+            "the sheet",
+        ),
+        FunctionSpec(
+            "get_value_by_formula", "Compute a formula over cells.", (_OPERATOR, *_FORMULA_CELLS), "the value"
+        ),
+        FunctionSpec(
+            "sort_sheet_by_col",
+            "Sort the rows below the header by a column (1-based).",
+            (Param("col_num", "integer"), Param("order", choices=("asc", "des"))),
+            "the sheet",
+        ),
+        FunctionSpec(
+            "insert_rows",
+            "Insert rows before row_idx (1-based).",
+            (Param("values_list", "array2d"), Param("row_idx", "integer")),
+            "the sheet",
+        ),
+        FunctionSpec(
+            "insert_cols",
+            "Insert columns (each a list of values top to bottom) before col_idx.",
+            (Param("values_list", "array2d"), Param("col_idx", "integer")),
+            "the sheet",
+        ),
+        FunctionSpec(
+            "delete_batch_data",
+            "Delete rows or columns by their 1-based numbers.",
+            (Param("dimension", choices=("row", "col")), Param("index_list", "array")),
+            "the sheet",
+        ),
         FunctionSpec("merge_cells", "Merge a range (keeps the top-left value).", _RANGE, "the sheet"),
-        FunctionSpec("update_note", "Attach a note to a cell.", (Param("position"), Param("content")),
-                     "a confirmation"),
+        FunctionSpec(
+            "update_note", "Attach a note to a cell.", (Param("position"), Param("content")), "a confirmation"
+        ),
         FunctionSpec("get_note", "The note of a cell.", (Param("position"),), "the note"),
-        FunctionSpec("freeze_data", "Freeze the first rows or columns.",
-                     (Param("dimension", choices=("rows", "cols")), Param("num", "integer")), "a confirmation"),
-        FunctionSpec("filter_cells", "Cells whose value equals the query, optionally in one row/column.",
-                     (Param("query", "any"), Param("in_row", "integer", required=False),
-                      Param("in_column", "integer", required=False)), "list of positions"),
+        FunctionSpec(
+            "freeze_data",
+            "Freeze the first rows or columns.",
+            (Param("dimension", choices=("rows", "cols")), Param("num", "integer")),
+            "a confirmation",
+        ),
+        FunctionSpec(
+            "filter_cells",
+            "Cells whose value equals the query, optionally in one row/column.",
+            (
+                Param("query", "any"),
+                Param("in_row", "integer", required=False),
+                Param("in_column", "integer", required=False),
+            ),
+            "list of positions",
+        ),
     )
 
     def __init__(self, config: dict[str, Any]):
@@ -90,15 +133,19 @@ class SheetToolkit(Toolkit):
         except SheetError as error:
             raise ActionError(str(error), InvalidReason.PRECONDITION) from None
 
-    def _formula_cells(self, start_position: str | None, end_position: str | None,
-                       position_list: list | None) -> list[str]:
+    def _formula_cells(
+        self, start_position: str | None, end_position: str | None, position_list: list | None
+    ) -> list[str]:
         if position_list is not None:
             if start_position is not None or end_position is not None:
-                raise ActionError("Give either start_position and end_position or position_list, not both.",
-                                  InvalidReason.BAD_ARGUMENT)
+                raise ActionError(
+                    "Give either start_position and end_position or position_list, not both.",
+                    InvalidReason.BAD_ARGUMENT,
+                )
             if not position_list or not all(isinstance(item, str) for item in position_list):
-                raise ActionError("position_list must be a non-empty list of positions like 'C2'.",
-                                  InvalidReason.BAD_ARGUMENT)
+                raise ActionError(
+                    "position_list must be a non-empty list of positions like 'C2'.", InvalidReason.BAD_ARGUMENT
+                )
             return [self.sheet.get(*self._pos(item)) for item in position_list]
         if start_position is None or end_position is None:
             raise ActionError("Give start_position and end_position, or position_list.", InvalidReason.BAD_ARGUMENT)
@@ -108,15 +155,18 @@ class SheetToolkit(Toolkit):
     @staticmethod
     def _scalar(value: Any, name: str) -> Any:
         if isinstance(value, (list, dict)):
-            raise ActionError(f"{name} must be a single value, not a {type(value).__name__}.",
-                              InvalidReason.BAD_ARGUMENT)
+            raise ActionError(
+                f"{name} must be a single value, not a {type(value).__name__}.", InvalidReason.BAD_ARGUMENT
+            )
         return value
 
     # ---- functions ---------------------------------------------------------------------------------
     def do_open_sheet(self, name: str) -> str:
         if name.strip() != self.sheet.title:
-            raise ActionError(f"There is no sheet named {name[:40]!r}; this task uses {self.sheet.title}.",
-                              InvalidReason.UNKNOWN_OBJECT)
+            raise ActionError(
+                f"There is no sheet named {name[:40]!r}; this task uses {self.sheet.title}.",
+                InvalidReason.UNKNOWN_OBJECT,
+            )
         return f"You are now in {self.sheet.title}"
 
     def do_get_all_values(self) -> list[list[str]]:
@@ -143,17 +193,27 @@ class SheetToolkit(Toolkit):
         self.sheet.set_block(self._pos(start_position), self._pos(end_position), values_list)
         return self.sheet.values()
 
-    def do_update_cell_by_formula(self, operator: str, result_position: str, start_position: str | None = None,
-                                  end_position: str | None = None, position_list: list | None = None) -> list:
+    def do_update_cell_by_formula(
+        self,
+        operator: str,
+        result_position: str,
+        start_position: str | None = None,
+        end_position: str | None = None,
+        position_list: list | None = None,
+    ) -> list:
         target = self._pos(result_position)
         value = apply_formula(operator, self._formula_cells(start_position, end_position, position_list))
         self.sheet.set(*target, value)
         return self.sheet.values()
 
-    def do_get_value_by_formula(self, operator: str, start_position: str | None = None,
-                                end_position: str | None = None, position_list: list | None = None) -> str:
-        return format_value(apply_formula(operator, self._formula_cells(start_position, end_position,
-                                                                         position_list)))
+    def do_get_value_by_formula(
+        self,
+        operator: str,
+        start_position: str | None = None,
+        end_position: str | None = None,
+        position_list: list | None = None,
+    ) -> str:
+        return format_value(apply_formula(operator, self._formula_cells(start_position, end_position, position_list)))
 
     def do_sort_sheet_by_col(self, col_num: int, order: str) -> list[list[str]]:
         self.sheet.sort_by_column(col_num, descending=order == "des")
@@ -210,4 +270,3 @@ class SheetToolkit(Toolkit):
             if height > 1:
                 calls.append(Call("delete_batch_data", {"dimension": "row", "index_list": [height]}))
         return calls
-

@@ -23,8 +23,10 @@ CREATE TABLE tasks (id TEXT PRIMARY KEY, project_id TEXT NOT NULL REFERENCES pro
 def _seeded_connection() -> sqlite3.Connection:
     connection = sqlite3.connect(":memory:", isolation_level=None)
     connection.executescript(_SCHEMA)
-    connection.executemany("INSERT INTO projects VALUES (?, ?, ?, ?, ?)",
-                           [(pid, name, order, color, int(fav)) for pid, name, order, color, fav in PROJECTS])
+    connection.executemany(
+        "INSERT INTO projects VALUES (?, ?, ?, ?, ?)",
+        [(pid, name, order, color, int(fav)) for pid, name, order, color, fav in PROJECTS],
+    )
     connection.executemany("INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)", TASKS)
     return connection
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from agentgym_text.envs.tools.actions import Call
-from agentgym_text.envs.tools.task_builder import TaskDraft
 from agentgym_text.envs.tools.grading import AnswerRule
+from agentgym_text.envs.tools.task_builder import TaskDraft
 from agentgym_text.envs.tools.todo.seed_data import PROJECTS, TASKS
 
 __all__ = ["drafts"]
@@ -24,74 +24,90 @@ def _task(task_id: str):
 def _due(task_id: str) -> TaskDraft:
     tid, pid, _, content, *_ = _task(task_id)
     return TaskDraft(
-        goal=f"When is the task \"{content}\" in the project \"{_PROJECT_NAME[pid]}\" due? Answer as YYYY-MM-DD.",
+        goal=f'When is the task "{content}" in the project "{_PROJECT_NAME[pid]}" due? Answer as YYYY-MM-DD.',
         calls=[_GET_PROJECTS, _tasks_of(pid)],
-        answer=lambda out: next(task["due_date"] for task in out[1] if task["id"] == tid))
+        answer=lambda out: next(task["due_date"] for task in out[1] if task["id"] == tid),
+    )
 
 
 def _duration(task_id: str) -> TaskDraft:
     tid, pid, _, content, *_ = _task(task_id)
     return TaskDraft(
-        goal=f"How long will the task \"{content}\" of the project \"{_PROJECT_NAME[pid]}\" take? Answer in the "
+        goal=f'How long will the task "{content}" of the project "{_PROJECT_NAME[pid]}" take? Answer in the '
         "form amount(unit), e.g. 30(minute).",
         calls=[_GET_PROJECTS, _tasks_of(pid), Call("get_task_duration", {"task_id": tid})],
-        answer=lambda out: out[2]["duration"])
+        answer=lambda out: out[2]["duration"],
+    )
 
 
 def _place(task_id: str) -> TaskDraft:
     tid, pid, _, content, description, *_ = _task(task_id)
     place = description.split("Place: ", 1)[1].split(".", 1)[0]
     return TaskDraft(
-        goal=f"Where does the task \"{content}\" of the project \"{_PROJECT_NAME[pid]}\" take place? Answer with "
+        goal=f'Where does the task "{content}" of the project "{_PROJECT_NAME[pid]}" take place? Answer with '
         "the place only.",
         calls=[_GET_PROJECTS, _tasks_of(pid), Call("get_task_description", {"task_id": tid})],
-        answer=place)
+        answer=place,
+    )
 
 
 def _most_urgent(project_id: str) -> TaskDraft:
     return TaskDraft(
-        goal=f"Which task of the project \"{_PROJECT_NAME[project_id]}\" has the highest priority? Answer with the "
+        goal=f'Which task of the project "{_PROJECT_NAME[project_id]}" has the highest priority? Answer with the '
         "task name.",
         calls=[_GET_PROJECTS, _tasks_of(project_id)],
-        answer=lambda out: max(out[1], key=lambda task: (task["priority"], -task["order"]))["content"])
+        answer=lambda out: max(out[1], key=lambda task: (task["priority"], -task["order"]))["content"],
+    )
 
 
 def _count_before(project_id: str, date: str) -> TaskDraft:
     return TaskDraft(
-        goal=f"How many open tasks of the project \"{_PROJECT_NAME[project_id]}\" are due before {date}?",
+        goal=f'How many open tasks of the project "{_PROJECT_NAME[project_id]}" are due before {date}?',
         calls=[_GET_PROJECTS, _tasks_of(project_id)],
         answer=lambda out: sum(task["due_date"] < date for task in out[1]),
-        rule=AnswerRule("number", abs_tol=0.0, rel_tol=0.0))
+        rule=AnswerRule("number", abs_tol=0.0, rel_tol=0.0),
+    )
 
 
 def _operation(goal: str, calls: list[Call]) -> TaskDraft:
-    return TaskDraft(goal=goal + " Call finish with the answer 'done' when you are done.", calls=calls,
-                     answer="done", rule=AnswerRule("done"), graded_state=True)
+    return TaskDraft(
+        goal=goal + " Call finish with the answer 'done' when you are done.",
+        calls=calls,
+        answer="done",
+        rule=AnswerRule("done"),
+        graded_state=True,
+    )
 
 
 def _complete(task_id: str) -> TaskDraft:
     tid, pid, _, content, *_ = _task(task_id)
-    return _operation(f"Mark the task \"{content}\" of the project \"{_PROJECT_NAME[pid]}\" as completed.",
-                      [_GET_PROJECTS, _tasks_of(pid), Call("complete_task", {"task_id": tid})])
+    return _operation(
+        f'Mark the task "{content}" of the project "{_PROJECT_NAME[pid]}" as completed.',
+        [_GET_PROJECTS, _tasks_of(pid), Call("complete_task", {"task_id": tid})],
+    )
 
 
 def _favourite(project_id: str) -> TaskDraft:
-    return _operation(f"Add the project \"{_PROJECT_NAME[project_id]}\" to my favorites.",
-                      [_GET_PROJECTS, Call("update_project", {"project_id": project_id, "is_favorite": True})])
+    return _operation(
+        f'Add the project "{_PROJECT_NAME[project_id]}" to my favorites.',
+        [_GET_PROJECTS, Call("update_project", {"project_id": project_id, "is_favorite": True})],
+    )
 
 
 def _postpone(task_id: str, date: str) -> TaskDraft:
     tid, pid, _, content, *_ = _task(task_id)
-    return _operation(f"Move the due date of the task \"{content}\" of the project \"{_PROJECT_NAME[pid]}\" to "
-                      f"{date}.", [_GET_PROJECTS, _tasks_of(pid), Call("update_task", {"task_id": tid,
-                                                                                      "due_date": date})])
+    return _operation(
+        f'Move the due date of the task "{content}" of the project "{_PROJECT_NAME[pid]}" to {date}.',
+        [_GET_PROJECTS, _tasks_of(pid), Call("update_task", {"task_id": tid, "due_date": date})],
+    )
 
 
 def _delete_before(project_id: str, date: str) -> TaskDraft:
     doomed = [row[0] for row in TASKS if row[1] == project_id and row[5] < date]
-    return _operation(f"Delete every task of the project \"{_PROJECT_NAME[project_id]}\" that is due before {date}.",
-                      [_GET_PROJECTS, _tasks_of(project_id)] + [Call("delete_task", {"task_id": tid})
-                                                                 for tid in doomed])
+    return _operation(
+        f'Delete every task of the project "{_PROJECT_NAME[project_id]}" that is due before {date}.',
+        [_GET_PROJECTS, _tasks_of(project_id)] + [Call("delete_task", {"task_id": tid}) for tid in doomed],
+    )
 
 
 def _complete_shortest(project_id: str) -> TaskDraft:
@@ -99,21 +115,33 @@ def _complete_shortest(project_id: str) -> TaskDraft:
     minutes = {row[0]: row[6] * (60 if row[7] == "hour" else 1) for row in rows}
     shortest = min(rows, key=lambda row: (minutes[row[0]], row[2]))[0]
     return _operation(
-        f"Complete the task of the project \"{_PROJECT_NAME[project_id]}\" that takes the least time.",
-        [_GET_PROJECTS, _tasks_of(project_id)] + [Call("get_task_duration", {"task_id": row[0]}) for row in rows]
-        + [Call("complete_task", {"task_id": shortest})])
+        f'Complete the task of the project "{_PROJECT_NAME[project_id]}" that takes the least time.',
+        [_GET_PROJECTS, _tasks_of(project_id)]
+        + [Call("get_task_duration", {"task_id": row[0]}) for row in rows]
+        + [Call("complete_task", {"task_id": shortest})],
+    )
 
 
 def drafts() -> list[TaskDraft]:
     return [
-        _due("7102"), _due("7403"),
-        _duration("7203"), _duration("7104"),
-        _place("7402"), _place("7202"),
-        _most_urgent("2302"), _most_urgent("2304"),
-        _count_before("2301", "2015-06-07"), _count_before("2303", "2015-06-04"),
-        _complete("7101"), _complete("7303"),
-        _favourite("2301"), _favourite("2304"),
-        _postpone("7201", "2015-06-09"), _postpone("7401", "2015-06-07"),
-        _delete_before("2302", "2015-06-05"), _delete_before("2304", "2015-06-12"),
-        _complete_shortest("2302"), _complete_shortest("2303"),
+        _due("7102"),
+        _due("7403"),
+        _duration("7203"),
+        _duration("7104"),
+        _place("7402"),
+        _place("7202"),
+        _most_urgent("2302"),
+        _most_urgent("2304"),
+        _count_before("2301", "2015-06-07"),
+        _count_before("2303", "2015-06-04"),
+        _complete("7101"),
+        _complete("7303"),
+        _favourite("2301"),
+        _favourite("2304"),
+        _postpone("7201", "2015-06-09"),
+        _postpone("7401", "2015-06-07"),
+        _delete_before("2302", "2015-06-05"),
+        _delete_before("2304", "2015-06-12"),
+        _complete_shortest("2302"),
+        _complete_shortest("2303"),
     ]

@@ -8,8 +8,8 @@ from typing import Any
 
 from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import InvalidReason
-from agentgym_text.envs.tools.backend import USER_DATE_SPECS, Toolkit
 from agentgym_text.envs.tools.actions import Call
+from agentgym_text.envs.tools.backend import USER_DATE_SPECS, Toolkit
 from agentgym_text.envs.tools.schema import FunctionSpec, Param
 from agentgym_text.envs.tools.todo.database import TodoDatabase
 from agentgym_text.envs.tools.todo.seed_data import CURRENT_DATE, CURRENT_LOCATION
@@ -20,13 +20,25 @@ _TASK = (Param("task_id"),)
 
 
 def _project_view(row: sqlite3.Row) -> dict[str, Any]:
-    return {"id": row["id"], "order": row["sort_order"], "color": row["color"], "name": row["name"],
-            "is_favorite": bool(row["is_favorite"])}
+    return {
+        "id": row["id"],
+        "order": row["sort_order"],
+        "color": row["color"],
+        "name": row["name"],
+        "is_favorite": bool(row["is_favorite"]),
+    }
 
 
 def _task_view(row: sqlite3.Row) -> dict[str, Any]:
-    return {"id": row["id"], "project_id": row["project_id"], "order": row["sort_order"], "content": row["content"],
-            "is_completed": bool(row["is_completed"]), "priority": row["priority"], "due_date": row["due_date"]}
+    return {
+        "id": row["id"],
+        "project_id": row["project_id"],
+        "order": row["sort_order"],
+        "content": row["content"],
+        "is_completed": bool(row["is_completed"]),
+        "priority": row["priority"],
+        "due_date": row["due_date"],
+    }
 
 
 class TodoToolkit(Toolkit):
@@ -36,18 +48,34 @@ class TodoToolkit(Toolkit):
     functions = (
         *USER_DATE_SPECS,
         FunctionSpec("get_projects", "All projects.", (), "list of {id, order, color, name, is_favorite}"),
-        FunctionSpec("update_project", "Mark a project as favourite or not.",
-                     (Param("project_id"), Param("is_favorite", "boolean")), "the updated project"),
-        FunctionSpec("get_tasks", "The open tasks of a project.", (Param("project_id"),),
-                     "list of {id, project_id, order, content, is_completed, priority (1 normal .. 4 urgent), "
-                     "due_date}"),
-        FunctionSpec("get_task_description", "The description of a task (place, tips).", _TASK,
-                     "{id, content, description}"),
-        FunctionSpec("get_task_duration", "The duration of a task.", _TASK,
-                     "{id, content, duration} with duration written 'amount(unit)'"),
+        FunctionSpec(
+            "update_project",
+            "Mark a project as favourite or not.",
+            (Param("project_id"), Param("is_favorite", "boolean")),
+            "the updated project",
+        ),
+        FunctionSpec(
+            "get_tasks",
+            "The open tasks of a project.",
+            (Param("project_id"),),
+            "list of {id, project_id, order, content, is_completed, priority (1 normal .. 4 urgent), due_date}",
+        ),
+        FunctionSpec(
+            "get_task_description", "The description of a task (place, tips).", _TASK, "{id, content, description}"
+        ),
+        FunctionSpec(
+            "get_task_duration",
+            "The duration of a task.",
+            _TASK,
+            "{id, content, duration} with duration written 'amount(unit)'",
+        ),
         FunctionSpec("complete_task", "Mark a task as completed.", _TASK, "the completed task"),
-        FunctionSpec("update_task", "Change the due date of a task.",
-                     (Param("task_id"), Param("due_date", description="YYYY-MM-DD")), "the updated task"),
+        FunctionSpec(
+            "update_task",
+            "Change the due date of a task.",
+            (Param("task_id"), Param("due_date", description="YYYY-MM-DD")),
+            "the updated task",
+        ),
         FunctionSpec("delete_task", "Delete a task.", _TASK, "the deleted task"),
     )
 
@@ -64,15 +92,19 @@ class TodoToolkit(Toolkit):
     def _project(self, project_id: str) -> sqlite3.Row:
         row = self.db.project(project_id.strip())
         if row is None:
-            raise ActionError(f"There is no project with id {project_id[:40]!r}; get_projects lists them.",
-                              InvalidReason.UNKNOWN_OBJECT)
+            raise ActionError(
+                f"There is no project with id {project_id[:40]!r}; get_projects lists them.",
+                InvalidReason.UNKNOWN_OBJECT,
+            )
         return row
 
     def _task(self, task_id: str) -> sqlite3.Row:
         row = self.db.task(task_id.strip())
         if row is None:
-            raise ActionError(f"There is no task with id {task_id[:40]!r}; get_tasks lists a project's tasks.",
-                              InvalidReason.UNKNOWN_OBJECT)
+            raise ActionError(
+                f"There is no task with id {task_id[:40]!r}; get_tasks lists a project's tasks.",
+                InvalidReason.UNKNOWN_OBJECT,
+            )
         return row
 
     def do_get_user_current_date(self) -> str:
@@ -98,8 +130,11 @@ class TodoToolkit(Toolkit):
 
     def do_get_task_duration(self, task_id: str) -> dict:
         row = self._task(task_id)
-        return {"id": row["id"], "content": row["content"],
-                "duration": f"{row['duration_amount']}({row['duration_unit']})"}
+        return {
+            "id": row["id"],
+            "content": row["content"],
+            "duration": f"{row['duration_amount']}({row['duration_unit']})",
+        }
 
     def do_complete_task(self, task_id: str) -> dict:
         row = self._task(task_id)
@@ -113,8 +148,9 @@ class TodoToolkit(Toolkit):
         try:
             date = dt.date.fromisoformat(due_date.strip())
         except ValueError:
-            raise ActionError(f"due_date must be a date written YYYY-MM-DD, not {due_date[:30]!r}.",
-                              InvalidReason.BAD_ARGUMENT) from None
+            raise ActionError(
+                f"due_date must be a date written YYYY-MM-DD, not {due_date[:30]!r}.", InvalidReason.BAD_ARGUMENT
+            ) from None
         self.db.update("tasks", row["id"], "due_date", date.isoformat())
         return _task_view(self._task(row["id"]))
 

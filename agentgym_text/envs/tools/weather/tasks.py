@@ -6,8 +6,8 @@ import datetime as dt
 import random
 
 from agentgym_text.envs.tools.actions import Call
-from agentgym_text.envs.tools.task_builder import TaskDraft
 from agentgym_text.envs.tools.grading import AnswerRule
+from agentgym_text.envs.tools.task_builder import TaskDraft
 from agentgym_text.envs.tools.weather.cities import CITIES, City
 from agentgym_text.envs.tools.weather.climate import daily_weather
 
@@ -25,8 +25,11 @@ def _lookup(city: City) -> Call:
 
 
 def _config(today: dt.date, here: City, *mentions: City) -> dict:
-    return {"current_date": today.isoformat(), "current_location": here.name,
-            "mentions": [city.name for city in mentions]}
+    return {
+        "current_date": today.isoformat(),
+        "current_location": here.name,
+        "mentions": [city.name for city in mentions],
+    }
 
 
 _DATE = Call("get_user_current_date", {})
@@ -38,8 +41,11 @@ def _average_temperature(today: dt.date, here: City, city: City, days: int) -> T
     return TaskDraft(
         goal=f"What was the average daily mean temperature (°C) in {city.name} over the last {days} days "
         "(not counting today)? Answer with a number; within 0.1 °C counts as correct.",
-        calls=[_DATE, _lookup(city), Call("get_historical_temp", {**_point(city), "start_date": start.isoformat(),
-                                                                    "end_date": end.isoformat()})],
+        calls=[
+            _DATE,
+            _lookup(city),
+            Call("get_historical_temp", {**_point(city), "start_date": start.isoformat(), "end_date": end.isoformat()}),
+        ],
         answer=lambda out: round(sum(out[2]["daily"]["temperature_2m_mean"]) / days, 2),
         rule=AnswerRule("number", abs_tol=0.1),
         config=_config(today, here, city),
@@ -51,8 +57,12 @@ def _rain_forecast(today: dt.date, here: City, days: int) -> TaskDraft:
     return TaskDraft(
         goal=f"How much rain in total (mm) is forecast for my current city over the next {days} days, starting "
         "tomorrow? Answer with a number; within 0.1 mm counts as correct.",
-        calls=[_DATE, _WHERE, _lookup(here), Call("get_rain_forecast", {**_point(here), "start_date":
-                                                   start.isoformat(), "end_date": end.isoformat()})],
+        calls=[
+            _DATE,
+            _WHERE,
+            _lookup(here),
+            Call("get_rain_forecast", {**_point(here), "start_date": start.isoformat(), "end_date": end.isoformat()}),
+        ],
         answer=lambda out: round(sum(out[3]["daily"]["rain_sum"]), 2),
         rule=AnswerRule("number", abs_tol=0.1),
         config=_config(today, here),
@@ -62,8 +72,12 @@ def _rain_forecast(today: dt.date, here: City, days: int) -> TaskDraft:
 def _higher(today: dt.date, here: City, first: City, second: City) -> TaskDraft:
     return TaskDraft(
         goal=f"Which city lies higher above sea level, {first.name} or {second.name}? Answer with the city name.",
-        calls=[_lookup(first), _lookup(second), Call("get_elevation", _point(first)),
-               Call("get_elevation", _point(second))],
+        calls=[
+            _lookup(first),
+            _lookup(second),
+            Call("get_elevation", _point(first)),
+            Call("get_elevation", _point(second)),
+        ],
         answer=first.name if first.elevation > second.elevation else second.name,
         config=_config(today, here, first, second),
     )
@@ -73,9 +87,20 @@ def _distance(today: dt.date, here: City, city: City) -> TaskDraft:
     return TaskDraft(
         goal=f"How far is {city.name} from my current city, in kilometres (great-circle distance)? "
         "Answer with a number; within 1% counts as correct.",
-        calls=[_WHERE, _lookup(here), _lookup(city),
-               Call("get_distance", {"latitude1": here.latitude, "longitude1": here.longitude,
-                                     "latitude2": city.latitude, "longitude2": city.longitude})],
+        calls=[
+            _WHERE,
+            _lookup(here),
+            _lookup(city),
+            Call(
+                "get_distance",
+                {
+                    "latitude1": here.latitude,
+                    "longitude1": here.longitude,
+                    "latitude2": city.latitude,
+                    "longitude2": city.longitude,
+                },
+            ),
+        ],
         answer=lambda out: out[3]["distance_km"],
         rule=AnswerRule("number", abs_tol=1.0, rel_tol=0.01),
         config=_config(today, here, city),
@@ -86,9 +111,12 @@ def _air_level(today: dt.date, here: City, city: City) -> TaskDraft:
     aqi = daily_weather(city, today).european_aqi
     return TaskDraft(
         goal=f"What is the air quality level in {city.name} today? Answer with the level name.",
-        calls=[_DATE, _lookup(city), Call("get_current_air_quality_index", {**_point(city),
-                                                                          "current_date": today.isoformat()}),
-               Call("get_air_quality_level", {"air_quality_index": aqi})],
+        calls=[
+            _DATE,
+            _lookup(city),
+            Call("get_current_air_quality_index", {**_point(city), "current_date": today.isoformat()}),
+            Call("get_air_quality_level", {"air_quality_index": aqi}),
+        ],
         answer=lambda out: out[3],
         config=_config(today, here, city),
     )
@@ -99,8 +127,12 @@ def _warmest_day(today: dt.date, here: City) -> TaskDraft:
     return TaskDraft(
         goal="On which day of the last 7 days (not counting today) was the maximum temperature highest in my "
         "current city? Answer with the date as YYYY-MM-DD.",
-        calls=[_DATE, _WHERE, _lookup(here), Call("get_historical_temp", {**_point(here), "start_date":
-                                                   start.isoformat(), "end_date": end.isoformat()})],
+        calls=[
+            _DATE,
+            _WHERE,
+            _lookup(here),
+            Call("get_historical_temp", {**_point(here), "start_date": start.isoformat(), "end_date": end.isoformat()}),
+        ],
         answer=lambda out: max(zip(out[3]["daily"]["temperature_2m_max"], out[3]["daily"]["time"]))[1],
         config=_config(today, here),
     )
@@ -111,8 +143,10 @@ def _snowfall(today: dt.date, here: City, city: City) -> TaskDraft:
     return TaskDraft(
         goal=f"What was the total snowfall (cm) in {city.name} from {start.isoformat()} to {end.isoformat()} "
         "inclusive? Answer with a number; within 0.1 cm counts as correct.",
-        calls=[_lookup(city), Call("get_historical_snow", {**_point(city), "start_date": start.isoformat(),
-                                                            "end_date": end.isoformat()})],
+        calls=[
+            _lookup(city),
+            Call("get_historical_snow", {**_point(city), "start_date": start.isoformat(), "end_date": end.isoformat()}),
+        ],
         answer=lambda out: round(sum(out[1]["daily"]["snowfall_sum"]), 2),
         rule=AnswerRule("number", abs_tol=0.1),
         config=_config(today, here, city),
@@ -120,8 +154,9 @@ def _snowfall(today: dt.date, here: City, city: City) -> TaskDraft:
 
 
 def _unique_warmest(today: dt.date, city: City) -> bool:
-    highs = sorted((daily_weather(city, today - dt.timedelta(days=k)).temperature_max for k in range(1, 8)),
-                   reverse=True)
+    highs = sorted(
+        (daily_weather(city, today - dt.timedelta(days=k)).temperature_max for k in range(1, 8)), reverse=True
+    )
     return highs[0] > highs[1]
 
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import InvalidReason
-from agentgym_text.envs.tools.backend import USER_DATE_SPECS, Toolkit
 from agentgym_text.envs.tools.actions import Call
+from agentgym_text.envs.tools.backend import USER_DATE_SPECS, Toolkit
 from agentgym_text.envs.tools.schema import FunctionSpec, Param
 from agentgym_text.envs.tools.weather.cities import City, city_by_name
 from agentgym_text.envs.tools.weather.climate import air_quality_level, daily_weather, haversine_km, nearest_city
@@ -46,29 +46,56 @@ class WeatherToolkit(Toolkit):
     name = "weather"
     functions = (
         *USER_DATE_SPECS,
-        _spec("get_latitude_longitude", "Look up a city's coordinates.", (Param("name"),),
-              "results: list of {name, country, latitude, longitude}"),
+        _spec(
+            "get_latitude_longitude",
+            "Look up a city's coordinates.",
+            (Param("name"),),
+            "results: list of {name, country, latitude, longitude}",
+        ),
         _spec("get_elevation", "Elevation of a place in metres.", _POINT, "{latitude, longitude, elevation}"),
-        _spec("get_historical_temp", "Daily temperatures (°C) of past days (before today, at most 30 days).",
-              _RANGE, "daily max/min/mean temperature"),
+        _spec(
+            "get_historical_temp",
+            "Daily temperatures (°C) of past days (before today, at most 30 days).",
+            _RANGE,
+            "daily max/min/mean temperature",
+        ),
         _spec("get_historical_rain", "Daily rain (mm) of past days.", _RANGE, "daily rain_sum"),
         _spec("get_historical_snow", "Daily snowfall (cm) of past days.", _RANGE, "daily snowfall_sum"),
-        _spec("get_temp_forecast", "Daily temperature forecast (after today, up to 16 days ahead).", _RANGE,
-              "daily max/min/mean temperature"),
+        _spec(
+            "get_temp_forecast",
+            "Daily temperature forecast (after today, up to 16 days ahead).",
+            _RANGE,
+            "daily max/min/mean temperature",
+        ),
         _spec("get_rain_forecast", "Daily rain forecast (mm).", _RANGE, "daily rain_sum"),
         _spec("get_snow_forecast", "Daily snowfall forecast (cm).", _RANGE, "daily snowfall_sum"),
         _spec("get_current_temp", "Today's temperature.", _TODAY, "max/min/mean temperature today"),
         _spec("get_current_rain", "Today's rain (mm).", _TODAY, "rain_sum today"),
         _spec("get_current_snow", "Today's snowfall (cm).", _TODAY, "snowfall_sum today"),
-        _spec("get_distance", "Great-circle distance between two points in km.",
-              (Param("latitude1", "number"), Param("longitude1", "number"), Param("latitude2", "number"),
-               Param("longitude2", "number")), "{distance_km}"),
-        _spec("get_historical_air_quality_index", "Daily European air-quality index of past days.", _RANGE,
-              "daily european_aqi"),
-        _spec("get_current_air_quality_index", "Today's European air-quality index.", _TODAY,
-              "{european_aqi}"),
-        _spec("get_air_quality_level", "The level name of a European air-quality index value.",
-              (Param("air_quality_index", "number"),), "good, fair, moderate, poor, very poor or extremely poor"),
+        _spec(
+            "get_distance",
+            "Great-circle distance between two points in km.",
+            (
+                Param("latitude1", "number"),
+                Param("longitude1", "number"),
+                Param("latitude2", "number"),
+                Param("longitude2", "number"),
+            ),
+            "{distance_km}",
+        ),
+        _spec(
+            "get_historical_air_quality_index",
+            "Daily European air-quality index of past days.",
+            _RANGE,
+            "daily european_aqi",
+        ),
+        _spec("get_current_air_quality_index", "Today's European air-quality index.", _TODAY, "{european_aqi}"),
+        _spec(
+            "get_air_quality_level",
+            "The level name of a European air-quality index value.",
+            (Param("air_quality_index", "number"),),
+            "good, fair, moderate, poor, very poor or extremely poor",
+        ),
     )
 
     def __init__(self, config: dict[str, Any]):
@@ -80,8 +107,9 @@ class WeatherToolkit(Toolkit):
     @staticmethod
     def _city(latitude: float, longitude: float) -> City:
         if not (-90 <= latitude <= 90 and -180 <= longitude <= 180):
-            raise ActionError("latitude must be within -90..90 and longitude within -180..180.",
-                              InvalidReason.BAD_ARGUMENT)
+            raise ActionError(
+                "latitude must be within -90..90 and longitude within -180..180.", InvalidReason.BAD_ARGUMENT
+            )
         city = nearest_city(latitude, longitude)
         if city is None:
             raise ActionError(
@@ -96,8 +124,9 @@ class WeatherToolkit(Toolkit):
         try:
             return dt.date.fromisoformat(text.strip())
         except ValueError:
-            raise ActionError(f"{name} must be a date written YYYY-MM-DD, not {text[:30]!r}.",
-                              InvalidReason.BAD_ARGUMENT) from None
+            raise ActionError(
+                f"{name} must be a date written YYYY-MM-DD, not {text[:30]!r}.", InvalidReason.BAD_ARGUMENT
+            ) from None
 
     def _range(self, start_date: str, end_date: str, future: bool) -> list[dt.date]:
         start, end = self._date(start_date, "start_date"), self._date(end_date, "end_date")
@@ -125,8 +154,9 @@ class WeatherToolkit(Toolkit):
     def _today(self, kind: str, latitude: float, longitude: float, current_date: str) -> dict:
         city = self._city(latitude, longitude)
         if self._date(current_date, "current_date") != self.today:
-            raise ActionError("current_date must be today's date; call get_user_current_date.",
-                              InvalidReason.PRECONDITION)
+            raise ActionError(
+                "current_date must be today's date; call get_user_current_date.", InvalidReason.PRECONDITION
+            )
         weather = daily_weather(city, self.today)
         out: dict[str, Any] = {"latitude": city.latitude, "longitude": city.longitude, "date": self.today.isoformat()}
         for field in _DAILY_FIELDS[kind]:
@@ -144,8 +174,11 @@ class WeatherToolkit(Toolkit):
         city = city_by_name(name)
         if city is None:
             raise ActionError(f"No city named {name[:60]!r} in the offline gazetteer.", InvalidReason.UNKNOWN_OBJECT)
-        return {"results": [{"name": city.name, "country": city.country, "latitude": city.latitude,
-                             "longitude": city.longitude}]}
+        return {
+            "results": [
+                {"name": city.name, "country": city.country, "latitude": city.latitude, "longitude": city.longitude}
+            ]
+        }
 
     def do_get_elevation(self, latitude: float, longitude: float) -> dict:
         city = self._city(latitude, longitude)
@@ -211,5 +244,4 @@ class WeatherToolkit(Toolkit):
 
 
 def _positional(kw: dict[str, Any]) -> dict[str, Any]:
-    return {"latitude": kw["latitude"], "longitude": kw["longitude"], "start": kw["start_date"],
-            "end": kw["end_date"]}
+    return {"latitude": kw["latitude"], "longitude": kw["longitude"], "start": kw["start_date"], "end": kw["end_date"]}

@@ -21,20 +21,39 @@ import threading
 from pathlib import Path
 
 from agentgym_text.core.cache import build_cached, source_key
-from agentgym_text.envs.webarena.sites import (admin, gitlab, gitlab_data, names, reddit, reddit_data, shop,
-                                               shop_data, web, wiki, wiki_data)
+from agentgym_text.envs.webarena.sites import (
+    admin,
+    gitlab,
+    gitlab_data,
+    names,
+    reddit,
+    reddit_data,
+    shop,
+    shop_data,
+    web,
+    wiki,
+    wiki_data,
+)
 from agentgym_text.envs.webshop import generator
 
 __all__ = ["SITE_NAMES", "SiteServer", "template_dir", "SEED"]
 
 SITE_NAMES = ("shopping", "shopping_admin", "reddit", "gitlab", "wikipedia")
 SEED = 0
-_DATABASES = {"shop": shop_data.build_shop, "reddit": reddit_data.build_reddit, "gitlab": gitlab_data.build_gitlab,
-              "wiki": wiki_data.build_wiki}
-_SITE_DB = {"shopping": "shop", "shopping_admin": "shop", "reddit": "reddit", "gitlab": "gitlab",
-            "wikipedia": "wiki"}
-_APPS = {"shopping": shop.app, "shopping_admin": admin.app, "reddit": reddit.app, "gitlab": gitlab.app,
-         "wikipedia": wiki.app}
+_DATABASES = {
+    "shop": shop_data.build_shop,
+    "reddit": reddit_data.build_reddit,
+    "gitlab": gitlab_data.build_gitlab,
+    "wiki": wiki_data.build_wiki,
+}
+_SITE_DB = {"shopping": "shop", "shopping_admin": "shop", "reddit": "reddit", "gitlab": "gitlab", "wikipedia": "wiki"}
+_APPS = {
+    "shopping": shop.app,
+    "shopping_admin": admin.app,
+    "reddit": reddit.app,
+    "gitlab": gitlab.app,
+    "wikipedia": wiki.app,
+}
 
 
 def _build(folder: Path, seed: int) -> None:
@@ -48,8 +67,16 @@ def _build(folder: Path, seed: int) -> None:
 
 def template_dir(seed: int = SEED) -> Path:
     """The cache folder holding the seeded template databases (built at first use, about a second)."""
-    key = source_key(shop_data, reddit_data, gitlab_data, wiki_data, names, generator,
-                     Path(generator.__file__).with_name("vocab.json"), seed)
+    key = source_key(
+        shop_data,
+        reddit_data,
+        gitlab_data,
+        wiki_data,
+        names,
+        generator,
+        Path(generator.__file__).with_name("vocab.json"),
+        seed,
+    )
     return build_cached("webarena", f"sites-{key}", lambda folder: _build(folder, seed), quiet=True)
 
 
@@ -93,7 +120,7 @@ class SiteServer:
         self.urls = {}
         shutil.rmtree(self._work, ignore_errors=True)
 
-    def __enter__(self) -> "SiteServer":
+    def __enter__(self) -> SiteServer:
         self.start()
         return self
 

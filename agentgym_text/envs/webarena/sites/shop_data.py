@@ -47,12 +47,25 @@ def build_shop(connection: sqlite3.Connection, seed: int) -> None:
     products = []
     for index in range(NUM_PRODUCTS):
         product = generate_product(index, 0)
-        products.append((index + 1, product.asin, product.title, product.category.capitalize(),
-                         product.query, product.brand, product.price, rng.randint(0, 250), 1, product.description))
+        products.append(
+            (
+                index + 1,
+                product.asin,
+                product.title,
+                product.category.capitalize(),
+                product.query,
+                product.brand,
+                product.price,
+                rng.randint(0, 250),
+                1,
+                product.description,
+            )
+        )
         for title, score, body in product.reviews:
-            connection.execute("INSERT INTO reviews (product_id, nickname, rating, title, body, date) "
-                               "VALUES (?, ?, ?, ?, ?, ?)",
-                               (index + 1, rng.choice(FIRST), score, title, body, _date(rng)))
+            connection.execute(
+                "INSERT INTO reviews (product_id, nickname, rating, title, body, date) VALUES (?, ?, ?, ?, ?, ?)",
+                (index + 1, rng.choice(FIRST), score, title, body, _date(rng)),
+            )
     connection.executemany("INSERT INTO products VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", products)
     names = set()
     customers = [(1, "Emma Lopez", "emma.lopez@example.com", "555-0100", "12 Oak St", "Springfield", "2021-03-14")]
@@ -63,9 +76,17 @@ def build_shop(connection: sqlite3.Connection, seed: int) -> None:
             continue
         names.add(name)
         first, last = name.lower().split()
-        customers.append((len(customers) + 1, name, f"{first}.{last}{rng.randint(1, 99)}@example.com",
-                          f"555-{rng.randint(1000, 9999)}", f"{rng.randint(1, 999)} {rng.choice(STREETS)}",
-                          rng.choice(CITIES), _date(rng, 2019, 2021)))
+        customers.append(
+            (
+                len(customers) + 1,
+                name,
+                f"{first}.{last}{rng.randint(1, 99)}@example.com",
+                f"555-{rng.randint(1000, 9999)}",
+                f"{rng.randint(1, 999)} {rng.choice(STREETS)}",
+                rng.choice(CITIES),
+                _date(rng, 2019, 2021),
+            )
+        )
     connection.executemany("INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?, ?)", customers)
     popular = rng.sample(range(1, NUM_PRODUCTS + 1), 60)
     dates = set()
@@ -88,18 +109,22 @@ def build_shop(connection: sqlite3.Connection, seed: int) -> None:
             price = products[product - 1][6]
             total += qty * price
             connection.execute("INSERT INTO order_items VALUES (?, ?, ?, ?)", (order_id, product, qty, price))
-        connection.execute("INSERT INTO orders VALUES (?, ?, ?, ?, ?)",
-                           (order_id, customer, date, status, round(total, 2)))
+        connection.execute(
+            "INSERT INTO orders VALUES (?, ?, ?, ?, ?)", (order_id, customer, date, status, round(total, 2))
+        )
     # complaints about some ordered products, written by the customers who bought them
     for product in popular[:25]:
         buyers = connection.execute(
             "SELECT DISTINCT c.name FROM order_items i JOIN orders o ON o.id = i.order_id "
             "JOIN customers c ON c.id = o.customer_id WHERE i.product_id = ? AND c.id != 1 ORDER BY c.id",
-            (product,)).fetchall()
-        for (name,) in buyers[:rng.randint(1, 3)]:
+            (product,),
+        ).fetchall()
+        for (name,) in buyers[: rng.randint(1, 3)]:
             title, score, body = rng.choice(_COMPLAINTS)
-            connection.execute("INSERT INTO reviews (product_id, nickname, rating, title, body, date) "
-                               "VALUES (?, ?, ?, ?, ?, ?)", (product, name, score, title, body, _date(rng)))
+            connection.execute(
+                "INSERT INTO reviews (product_id, nickname, rating, title, body, date) VALUES (?, ?, ?, ?, ?, ?)",
+                (product, name, score, title, body, _date(rng)),
+            )
     for product in rng.sample(range(1, NUM_PRODUCTS + 1), 3):
         connection.execute("INSERT INTO cart VALUES (?, ?)", (product, rng.randint(1, 2)))
     for product in rng.sample(range(1, NUM_PRODUCTS + 1), 4):

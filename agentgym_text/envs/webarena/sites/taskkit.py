@@ -50,10 +50,21 @@ def stop(answer: str = "") -> dict:
     return {"action": "stop", "answer": answer}
 
 
-def task(template_id: int, intent_template: str, inst: dict[str, Any], start_url: str, gold: list[dict], *,
-         answer: tuple[str, Any] | None = None, url: str | None = None, html: list[dict] | None = None,
-         db: list[dict] | None = None, progress: dict | None = None, string_note: str = "",
-         also: tuple[str, ...] = ()) -> dict:
+def task(
+    template_id: int,
+    intent_template: str,
+    inst: dict[str, Any],
+    start_url: str,
+    gold: list[dict],
+    *,
+    answer: tuple[str, Any] | None = None,
+    url: str | None = None,
+    html: list[dict] | None = None,
+    db: list[dict] | None = None,
+    progress: dict | None = None,
+    string_note: str = "",
+    also: tuple[str, ...] = (),
+) -> dict:
     intent = intent_template
     for key, value in inst.items():
         intent = intent.replace("{{" + key + "}}", str(value))

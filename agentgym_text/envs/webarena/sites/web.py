@@ -18,8 +18,20 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-__all__ = ["App", "Request", "Redirect", "NotFound", "serve", "esc", "page", "link", "table", "field_text",
-           "pager", "qs"]
+__all__ = [
+    "App",
+    "Request",
+    "Redirect",
+    "NotFound",
+    "serve",
+    "esc",
+    "page",
+    "link",
+    "table",
+    "field_text",
+    "pager",
+    "qs",
+]
 
 
 def esc(value: object) -> str:
@@ -84,6 +96,7 @@ class App:
         def register(handler: Handler) -> Handler:
             self.routes.append((method, re.compile(pattern + "$"), handler))
             return handler
+
         return register
 
     def get(self, pattern: str) -> Callable[[Handler], Handler]:
@@ -159,7 +172,7 @@ def pager(base: str, page_no: int, pages: int, **params: object) -> str:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "_SiteHTTPServer"
+    server: _SiteHTTPServer
     protocol_version = "HTTP/1.1"
 
     def log_message(self, *args) -> None:  # quiet
