@@ -140,3 +140,15 @@ def test_an_answer_picks_the_option_on_the_objects_the_expert_meant():
     assert expert.next_action(2, options) == "1"
     expert.observe("1", "You move the orange seed to the flower pot 2.", choice_count=2)
     assert expert.next_action(0, listing) == "focus on orange seed"
+
+
+def test_the_expert_opens_a_door_it_saw_closed_and_looks_at_one_it_saw_open():
+    first = "This room is called the hallway. In it, you see: \n\tthe agent\nYou also see:\n\t" \
+            "A door to the kitchen (that is closed)\n\tA door to the bedroom (that is open)"
+    assert GoldPathExpert(["open door to kitchen"], first).next_action() == "open door to kitchen"
+    assert GoldPathExpert(["open door to bedroom"], first).next_action() == "look at door to bedroom"
+    expert = GoldPathExpert(["open door to bedroom"], first)
+    expert.observe("close door to bedroom", "The door is now closed.")
+    assert expert.next_action() == "open door to bedroom"  # the undo of the agent's detour, then the gold step
+    expert.observe("open door to bedroom", "The door is now open.")
+    assert expert.next_action() == "look at door to bedroom"

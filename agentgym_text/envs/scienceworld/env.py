@@ -106,8 +106,10 @@ class ScienceWorldTextEnv(TextEnv):
     then be one of the listed numbers.
 
     The expert (``expert.py``) follows the gold path from the current state: it undoes what the agent did off
-    the path where that can be undone and re-aligns with the path; it returns None, with the reason logged, where
-    it cannot recover.
+    the path where that can be undone and re-aligns with the path; it looks at what a gold action would find
+    already done (an open door, a broken stove), answers the questions its own actions raise, and in AgentBoard's
+    text names objects as the current listing does; it returns None, with the reason logged, where it cannot
+    recover.
 
     >>> env = ScienceWorldTextEnv(task_name="boil")  # no JVM yet: it starts at the first reset
     >>> len(env.task_ids), env.jvm_pid, env.jvm_restart_every, env.text_format
