@@ -61,7 +61,7 @@ from agentgym_text.envs.scienceworld.listing import (
     readings,
 )
 
-__all__ = ["GoldPathExpert", "MAX_FOCUS_WAITS", "WorldReads", "room_after"]
+__all__ = ["MAX_FOCUS_WAITS", "GoldPathExpert", "WorldReads", "room_after"]
 
 logger = logging.getLogger(__name__)
 
