@@ -23,12 +23,15 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from agentgym_text.envs.scienceworld.listing import ObjectIndex
+
 __all__ = [
     "JAVA_INSTALL_HINT",
     "JVM_OPTIONS",
     "MISSING_PACKAGE_MESSAGE",
     "JavaUnavailableError",
     "ScienceWorldNotInstalledError",
+    "DeviceState",
     "ScienceWorldEngine",
     "StepResult",
     "find_java",
@@ -140,6 +143,29 @@ class StepResult:
     @property
     def failed(self) -> bool:
         return self.score < 0
+
+
+@dataclass(frozen=True)
+class DeviceState:
+    """A device as the simulator's object tree holds it (no text shows that a device is broken)."""
+
+    activated: bool
+    broken: bool
+
+
+def _walk(node: dict[str, Any], parents: dict[int, int]) -> None:
+    """Record each object's container, in the simulator's walk order (depth first, contents in order)."""
+    for child in (node.get("contents") or {}).values():
+        parents[int(child["uuid"])] = int(node["uuid"])
+        _walk(child, parents)
+
+
+def _devices_under(node: dict[str, Any], found: dict[str, DeviceState]) -> None:
+    device = node.get("propDevice")
+    if device and device.get("isActivable"):
+        found.setdefault(str(node["name"]), DeviceState(bool(device["isActivated"]), bool(device["isBroken"])))
+    for child in (node.get("contents") or {}).values():
+        _devices_under(child, found)
 
 
 _LIVE: "weakref.WeakSet[ScienceWorldEngine]" = weakref.WeakSet()
@@ -330,6 +356,31 @@ class ScienceWorldEngine:
     def _join(self, java_list: Any) -> list[str]:
         text = str(self._sim._gateway.jvm.java.lang.String.join("\n", java_list))
         return text.split("\n") if text else []
+
+    # ---- reads of the world's state for the expert ------------------------------------------------------
+    # Neither read lets time pass or changes the world (checked: the same trajectory with both reads before
+    # every step), unlike a listing of the combinations, which changes how bees and plants go on.
+
+    def devices_in(self, room: str) -> dict[str, DeviceState]:
+        """The devices in ``room`` and in what it holds (the agent's inventory too), by name, first found first."""
+        found: dict[str, DeviceState] = {}
+        for node in (self._object_tree().get("contents") or {}).values():
+            if node.get("name") == room:
+                _devices_under(node, found)
+        return found
+
+    def object_index(self) -> ObjectIndex:
+        """Every object's referents and the object it is in (how the simulator's parser reads object names)."""
+        lut = json.loads(str(self._sim.server.getAllObjectIdsTypesReferentsLUTJSON()))
+        parents: dict[int, int] = {}
+        _walk(self._object_tree(), parents)
+        referents = {int(uid): tuple(name.lower() for name in entry["referents"]) for uid, entry in lut.items()}
+        walked = [uid for uid in parents if uid in referents]
+        return ObjectIndex({uid: referents[uid] for uid in walked + sorted(set(referents) - set(walked))}, parents)
+
+    def _object_tree(self) -> dict[str, Any]:
+        # getObjectTree("") returns the tree; any other argument is a folder to write it to
+        return json.loads(str(self._sim.server.getObjectTree("")))
 
     def possible_actions(self) -> list[str]:
         """The simulator's abstract action templates for the loaded task ("open OBJ", "go OBJ", ..., in its order)."""

@@ -72,6 +72,11 @@ _REFUSAL_HINTS = {
 }
 
 
+def _opens_all(params: dict[str, Any]) -> bool:
+    """Whether the load opens every door and container (so the expert knows what starts open)."""
+    return {"openDoors", "openContainers"} <= set(str(params["simplifications"]).split(","))
+
+
 class ScienceWorldTextEnv(TextEnv):
     """ScienceWorld tasks in a simulated school; progress = ordered necessary observations, then completion.
 
@@ -100,8 +105,10 @@ class ScienceWorldTextEnv(TextEnv):
     then be one of the listed numbers.
 
     The expert (``expert.py``) follows the gold path from the current state: it undoes what the agent did off
-    the path where that can be undone and re-aligns with the path; it returns None, with the reason logged, where
-    it cannot recover.
+    the path where that can be undone and re-aligns with the path; it looks at what a gold action would find
+    already done (an open door, a broken stove), answers the questions its own actions raise, and in AgentBoard's
+    text names objects as the current listing does; it returns None, with the reason logged, where it cannot
+    recover.
 
     >>> env = ScienceWorldTextEnv(task_name="boil")  # no JVM yet: it starts at the first reset
     >>> len(env.task_ids), env.jvm_pid, env.jvm_restart_every, env.text_format
@@ -158,7 +165,8 @@ class ScienceWorldTextEnv(TextEnv):
         self._tracker = subgoal_tracker(params["subgoals"])
         self._last_observation = observation
         self._won = False
-        self._expert = GoldPathExpert(params["gold_actions"], observation)
+        self._expert = GoldPathExpert(params["gold_actions"], observation, starts_open=_opens_all(params),
+                                      world=self._engine)
         self._valid_cache = sorted(set(listing)) if self._agentboard else None
         return Start(observation=observation, goal=task.goal, difficulty=task.difficulty, task=task)
 
@@ -248,7 +256,10 @@ class ScienceWorldTextEnv(TextEnv):
         )
 
     def _expert_action(self) -> str | None:
-        return self._expert.next_action(self._session.choice_count)
+        # AgentBoard's validity needs listed names; the clear format is not listed for the expert: a listing
+        # changes how the world goes on (bees, plants), so the world would leave the gold run's
+        listing = self._combinations if self._agentboard else None
+        return self._expert.next_action(self._session.choice_count, listing)
 
     @property
     def jvm_pid(self) -> int | None:
