@@ -80,7 +80,6 @@ def test_expert_solves_fast_subset_with_subgoals_credited_in_order(env, task_id)
     _assert_credited_in_order(flags_history)
 
 
-
 def test_random_agent_scores_lower_than_expert(env):
     rng = np.random.default_rng(0)
     rates, successes = [], 0
@@ -127,9 +126,12 @@ def test_validity_is_judged_on_the_state_before_the_action(env):
     task_id = next(t for t in ALL_TASK_IDS if t.startswith("scienceworld-boil-"))
     obs, info = env.reset(options={"task_id": task_id})
     room = obs.split("This room is called the ", 1)[1].split(".", 1)[0]
-    door = next(a for a in env.unwrapped.admissible_actions() if a.startswith("go to ") and "door" not in a
-                and a != f"go to {room}")
-    target = door[len("go to "):]
+    door = next(
+        a
+        for a in env.unwrapped.admissible_actions()
+        if a.startswith("go to ") and "door" not in a and a != f"go to {room}"
+    )
+    target = door[len("go to ") :]
     obs, _, _, _, info = env.step(door)
     assert info["valid"] and obs == f"You move to the {target}."
     obs, _, _, _, info = env.step(door)  # now we are there: the same command cannot be done again
@@ -326,12 +328,18 @@ def test_the_expert_walks_back_reopens_a_door_and_re_aligns(env):
     door = next(a for a in env.unwrapped.admissible_actions() if a.startswith("close door to "))
     obs, *_ = env.step(door)
     assert obs == "The door is now closed."
-    other = next(a for a in env.unwrapped.admissible_actions() if a.startswith("go to ") and "door" not in a
-                 and a != f"go to {room}" and a[len("go to "):] != door[len("close door to "):])
+    other = next(
+        a
+        for a in env.unwrapped.admissible_actions()
+        if a.startswith("go to ")
+        and "door" not in a
+        and a != f"go to {room}"
+        and a[len("go to ") :] != door[len("close door to ") :]
+    )
     env.step(other)
     assert env.unwrapped.expert_action() == f"go to {room}"
     env.step(f"go to {room}")
-    assert env.unwrapped.expert_action() == "open " + door[len("close "):]
+    assert env.unwrapped.expert_action() == "open " + door[len("close ") :]
     done = False
     while not done:
         obs, _, terminated, truncated, info = env.step(env.unwrapped.expert_action())

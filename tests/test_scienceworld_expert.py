@@ -118,8 +118,9 @@ def test_asking_the_expert_changes_neither_the_world_nor_the_listed_names(envs):
 
 def test_an_answer_picks_the_option_on_the_objects_the_expert_meant():
     """Listed names are not always unique to the parser; the options of its question carry object ids."""
-    index = ObjectIndex({1: ("seed jar",), 2: ("orange seed",), 3: ("orange seed",), 4: ("flower pot 2",)},
-                        {2: 1, 3: 1})
+    index = ObjectIndex(
+        {1: ("seed jar",), 2: ("orange seed",), 3: ("orange seed",), 4: ("flower pot 2",)}, {2: 1, 3: 1}
+    )
 
     class World:
         def devices_in(self, room):
@@ -128,14 +129,18 @@ def test_an_answer_picks_the_option_on_the_objects_the_expert_meant():
         def object_index(self):
             return index
 
-    expert = GoldPathExpert(["move orange seed in seed jar to flower pot 2", "focus on orange seed"], "",
-                            world=World())
-    listing = [{"action": "move orange seed in seed jar containing orange seed to flower pot 2", "obj_ids": [3, 4]},
-               {"action": "focus on orange seed", "obj_ids": [2]}]
+    expert = GoldPathExpert(["move orange seed in seed jar to flower pot 2", "focus on orange seed"], "", world=World())
+    listing = [
+        {"action": "move orange seed in seed jar containing orange seed to flower pot 2", "obj_ids": [3, 4]},
+        {"action": "focus on orange seed", "obj_ids": [2]},
+    ]
     proposal = expert.next_action(0, listing)
     assert proposal == listing[0]["action"]
-    expert.observe(proposal, "Ambiguous request: Please enter the number ...\n0:\tmove orange seed (in seed jar) "
-                   "to flower pot 2\n1:\tmove orange seed (in seed jar) to flower pot 2\n")
+    expert.observe(
+        proposal,
+        "Ambiguous request: Please enter the number ...\n0:\tmove orange seed (in seed jar) "
+        "to flower pot 2\n1:\tmove orange seed (in seed jar) to flower pot 2\n",
+    )
     options = [{"action": "0", "obj_ids": [4, 2]}, {"action": "1", "obj_ids": [4, 3]}]
     assert expert.next_action(2, options) == "1"
     expert.observe("1", "You move the orange seed to the flower pot 2.", choice_count=2)
@@ -143,8 +148,10 @@ def test_an_answer_picks_the_option_on_the_objects_the_expert_meant():
 
 
 def test_the_expert_opens_a_door_it_saw_closed_and_looks_at_one_it_saw_open():
-    first = "This room is called the hallway. In it, you see: \n\tthe agent\nYou also see:\n\t" \
-            "A door to the kitchen (that is closed)\n\tA door to the bedroom (that is open)"
+    first = (
+        "This room is called the hallway. In it, you see: \n\tthe agent\nYou also see:\n\t"
+        "A door to the kitchen (that is closed)\n\tA door to the bedroom (that is open)"
+    )
     assert GoldPathExpert(["open door to kitchen"], first).next_action() == "open door to kitchen"
     assert GoldPathExpert(["open door to bedroom"], first).next_action() == "look at door to bedroom"
     expert = GoldPathExpert(["open door to bedroom"], first)

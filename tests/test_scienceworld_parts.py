@@ -27,8 +27,10 @@ from agentgym_text.testing import garbage_actions
         ("look around", "look around"),
         ("wait1", "wait1"),
         ("move metal pot to stove", "move metal pot to stove"),
-        ("pour cup containing red paint into cup containing nothing",
-         "pour cup containing red paint into cup containing nothing"),
+        (
+            "pour cup containing red paint into cup containing nothing",
+            "pour cup containing red paint into cup containing nothing",
+        ),
     ],
 )
 def test_science_world_commands_are_sent_normalised(text, expected):

@@ -27,8 +27,11 @@ pytestmark = pytest.mark.skipif(find_java() is None, reason="ScienceWorld needs 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "scienceworld_agentboard.json"
 DATA = json.loads(REFERENCE.read_text())
 EPISODES = DATA["episodes"]
-SAMPLE = ("scienceworld-chemistry-mix-paint-tertiary-color-var27", "scienceworld-power-component-var15",
-          "scienceworld-find-plant-var226")
+SAMPLE = (
+    "scienceworld-chemistry-mix-paint-tertiary-color-var27",
+    "scienceworld-power-component-var15",
+    "scienceworld-find-plant-var226",
+)
 """Default-run sample: an ambiguous request (tertiary color), an electrical task (loaded without
 noElectricalAction), a failure by a focus on a wrong object (find-plant)."""
 
@@ -69,9 +72,16 @@ def replay(env: ScienceWorldTextEnv, episode: dict) -> list[dict]:
         if env.episode_over:
             break
         obs, _, terminated, _, info = env.step(step["action"])
-        rows.append({"key": step, "ours": obs, "info": info, "terminated": terminated,
-                     "actions": digest(env._admissible_actions()),
-                     "combinations": combination_digest(env._combinations)})
+        rows.append(
+            {
+                "key": step,
+                "ours": obs,
+                "info": info,
+                "terminated": terminated,
+                "actions": digest(env._admissible_actions()),
+                "combinations": combination_digest(env._combinations),
+            }
+        )
     return rows
 
 
@@ -112,8 +122,11 @@ def _episodes(ids):
 def _question_pending(rows: list[dict], index: int) -> bool:
     """FIX questions: AgentBoard's step ``index`` or an earlier one was sent while the simulator waited for a
     number (with the fix the command is carried out there, so the worlds part)."""
-    return any(row["key"].get(field, "").startswith("Ambiguous request") for row in rows[1:index]
-               for field in ("observation", "installed_observation"))
+    return any(
+        row["key"].get(field, "").startswith("Ambiguous request")
+        for row in rows[1:index]
+        for field in ("observation", "installed_observation")
+    )
 
 
 def test_reference_covers_every_shipped_instance():
@@ -189,8 +202,10 @@ def test_all_90_with_fixes_at_least_95_percent_identical(envs):
     total = _check_with_fixes(envs, None)
     print("\nwith fixes:", total)
     for field, _ in FIELDS:
-        print(f"{field}: {100 * _share(total, field, False):.1f}% identical to AgentBoard on scienceworld 1.1.3, "
-              f"{100 * _share(total, field, True):.1f}% to AgentBoard's code on the installed engine")
+        print(
+            f"{field}: {100 * _share(total, field, False):.1f}% identical to AgentBoard on scienceworld 1.1.3, "
+            f"{100 * _share(total, field, True):.1f}% to AgentBoard's code on the installed engine"
+        )
     for field in ("observation", "combinations"):
         assert _share(total, field, engine=True) >= 0.95, total
 

@@ -28,9 +28,36 @@ __all__ = [
 _BARE_COMMANDS = frozenset({"look around", "look", "inventory", "task", "wait", "wait1"})
 # Verb phrases followed by one or more object words; aliases the simulator's parser accepts are included.
 _OBJECT_VERBS = (
-    "open", "close", "activate", "deactivate", "turn on", "turn off", "look at", "look in", "examine", "read",
-    "pick up", "take", "get", "put down", "drop", "go to", "go", "focus on", "eat", "consume", "flush", "mix",
-    "disconnect", "connect", "move", "put", "pour", "dunk", "use", "wait",
+    "open",
+    "close",
+    "activate",
+    "deactivate",
+    "turn on",
+    "turn off",
+    "look at",
+    "look in",
+    "examine",
+    "read",
+    "pick up",
+    "take",
+    "get",
+    "put down",
+    "drop",
+    "go to",
+    "go",
+    "focus on",
+    "eat",
+    "consume",
+    "flush",
+    "mix",
+    "disconnect",
+    "connect",
+    "move",
+    "put",
+    "pour",
+    "dunk",
+    "use",
+    "wait",
 )
 _VERB_PATTERN = re.compile(r"^(" + "|".join(sorted(map(re.escape, _OBJECT_VERBS), key=len, reverse=True)) + r") (.+)$")
 _ALLOWED = re.compile(r"^[a-zA-Z0-9 ,'()\-]+$")
@@ -49,9 +76,7 @@ COMMANDS = (
 ACTION_FORMAT = f"one ScienceWorld command per step ({COMMANDS})"
 """The action format stated in the first observation."""
 ACTION_EXAMPLE = "go to kitchen"
-COMMAND_HELP = (
-    f"ScienceWorld commands: {COMMANDS}. Type 'check valid actions' to list the actions possible here."
-)
+COMMAND_HELP = f"ScienceWorld commands: {COMMANDS}. Type 'check valid actions' to list the actions possible here."
 
 
 @dataclass(frozen=True)
@@ -76,12 +101,12 @@ def normalise(action: str) -> str:
     >>> normalise("  Action: Focus on unknown substance B. ")
     'focus on unknown substance B'
     """
-    text = " ".join(action.split()).strip().strip("`\"")
+    text = " ".join(action.split()).strip().strip('`"')
     text = re.sub(r"^(action|command)\s*:\s*", "", text, flags=re.IGNORECASE)
     text = text.rstrip(".!").strip()
     match = _VERB_PATTERN.match(text.lower())
     if match:
-        return match.group(1) + text[len(match.group(1)):]
+        return match.group(1) + text[len(match.group(1)) :]
     return text.lower() if text.lower() in _BARE_COMMANDS else text
 
 
@@ -103,8 +128,9 @@ def parse_command(action: str, choice_count: int = 0) -> ParsedCommand:
         )
     text = normalise(action)
     if not text:
-        return ParsedCommand(error="The action is empty after removing punctuation. " + COMMAND_HELP,
-                             reason=InvalidReason.UNPARSABLE)
+        return ParsedCommand(
+            error="The action is empty after removing punctuation. " + COMMAND_HELP, reason=InvalidReason.UNPARSABLE
+        )
     if text.isdigit():
         if choice_count and int(text) < choice_count:
             return ParsedCommand(text=text)
@@ -113,8 +139,10 @@ def parse_command(action: str, choice_count: int = 0) -> ParsedCommand:
                 error=f"Choose one of the numbers 0 to {choice_count - 1} listed above.",
                 reason=InvalidReason.BAD_ARGUMENT,
             )
-        return ParsedCommand(error="A bare number only answers an 'Ambiguous request' question. " + COMMAND_HELP,
-                             reason=InvalidReason.UNPARSABLE)
+        return ParsedCommand(
+            error="A bare number only answers an 'Ambiguous request' question. " + COMMAND_HELP,
+            reason=InvalidReason.UNPARSABLE,
+        )
     if not _ALLOWED.match(text):
         bad = "".join(sorted(set(_DISALLOWED_CHAR.findall(text))))[:12]
         return ParsedCommand(
@@ -127,8 +155,9 @@ def parse_command(action: str, choice_count: int = 0) -> ParsedCommand:
     if text in _BARE_COMMANDS or _VERB_PATTERN.match(text):
         return ParsedCommand(text=text)
     verb = text.split(" ", 1)[0].lower()
-    return ParsedCommand(error=f"'{verb[:30]}' is not a ScienceWorld command. " + COMMAND_HELP,
-                         reason=InvalidReason.UNKNOWN_ACTION)
+    return ParsedCommand(
+        error=f"'{verb[:30]}' is not a ScienceWorld command. " + COMMAND_HELP, reason=InvalidReason.UNKNOWN_ACTION
+    )
 
 
 _AMBIGUITY = re.compile(r"^Ambiguous request", re.IGNORECASE)

@@ -40,7 +40,7 @@ def build(
             engine.load(task_name, 0, "")
             chosen = 0
             candidates = engine.test_variations() + engine.dev_variations()
-            for variation in candidates[first_try:first_try + MAX_TRIES_PER_TASK]:
+            for variation in candidates[first_try : first_try + MAX_TRIES_PER_TASK]:
                 if chosen == per_task:
                     break
                 started = time.perf_counter()
@@ -49,9 +49,13 @@ def build(
                     chosen += 1
                     if checkpoint is not None:
                         checkpoint.write_text(json.dumps({"instances": instances}, indent=1) + "\n", "utf-8")
-                    print(f"{task_name} var {variation}: {len(instances[-1]['subgoals'])} subgoals, "
-                          f"{len(instances[-1]['gold_actions'])} gold actions, "
-                          f"{time.perf_counter() - started:.1f}s", file=log, flush=True)
+                    print(
+                        f"{task_name} var {variation}: {len(instances[-1]['subgoals'])} subgoals, "
+                        f"{len(instances[-1]['gold_actions'])} gold actions, "
+                        f"{time.perf_counter() - started:.1f}s",
+                        file=log,
+                        flush=True,
+                    )
                 except InstanceError as error:
                     skipped.append(str(error))
                     print(f"skipped: {error}", file=log, flush=True)
@@ -77,12 +81,14 @@ def main(argv: list[str] | None = None) -> None:
         data = {
             "source": parts[0].get("source", ""),
             "skipped": [line for part in parts for line in part.get("skipped", [])],
-            "instances": sorted((i for part in parts for i in part["instances"]),
-                                key=lambda i: (i["task_name"], i["variation"])),
+            "instances": sorted(
+                (i for part in parts for i in part["instances"]), key=lambda i: (i["task_name"], i["variation"])
+            ),
         }
     else:
-        data = build(args.per_task, args.task, checkpoint=args.output.with_suffix(".partial.json"),
-                     first_try=args.first_try)
+        data = build(
+            args.per_task, args.task, checkpoint=args.output.with_suffix(".partial.json"), first_try=args.first_try
+        )
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {len(data['instances'])} instances to {args.output}", file=sys.stderr)

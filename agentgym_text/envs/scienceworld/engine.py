@@ -168,7 +168,7 @@ def _devices_under(node: dict[str, Any], found: dict[str, DeviceState]) -> None:
         _devices_under(child, found)
 
 
-_LIVE: "weakref.WeakSet[ScienceWorldEngine]" = weakref.WeakSet()
+_LIVE: weakref.WeakSet[ScienceWorldEngine] = weakref.WeakSet()
 
 
 @atexit.register

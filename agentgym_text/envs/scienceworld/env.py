@@ -165,8 +165,9 @@ class ScienceWorldTextEnv(TextEnv):
         self._tracker = subgoal_tracker(params["subgoals"])
         self._last_observation = observation
         self._won = False
-        self._expert = GoldPathExpert(params["gold_actions"], observation, starts_open=_opens_all(params),
-                                      world=self._engine)
+        self._expert = GoldPathExpert(
+            params["gold_actions"], observation, starts_open=_opens_all(params), world=self._engine
+        )
         self._valid_cache = sorted(set(listing)) if self._agentboard else None
         return Start(observation=observation, goal=task.goal, difficulty=task.difficulty, task=task)
 
@@ -185,8 +186,9 @@ class ScienceWorldTextEnv(TextEnv):
         if result.success:
             return Outcome(result.observation, terminated=True, success=True)
         if result.completed or result.failed:
-            return Outcome(result.observation + "\nThe task has failed.", terminated=True,
-                           finish_reason=FinishReason.FAILURE.value)
+            return Outcome(
+                result.observation + "\nThe task has failed.", terminated=True, finish_reason=FinishReason.FAILURE.value
+            )
         if kind is not None:
             # the simulator took the step (time passes in its world), so progress is read again
             return Outcome.invalid(
@@ -251,8 +253,10 @@ class ScienceWorldTextEnv(TextEnv):
             return answer
         if self._session.choice_count:
             return f"Answer the question above with a number from 0 to {self._session.choice_count - 1}."
-        return "Choose an action from these valid actions: " + ", ".join(self._admissible_actions()) + (
-            "\n" + COMMAND_HELP
+        return (
+            "Choose an action from these valid actions: "
+            + ", ".join(self._admissible_actions())
+            + ("\n" + COMMAND_HELP)
         )
 
     def _expert_action(self) -> str | None:

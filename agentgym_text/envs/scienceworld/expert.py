@@ -100,8 +100,17 @@ def room_after(observation: str, room: str) -> str:
 
 
 def _verb(action: str) -> str:
-    for verb in ("look around", "look at", "look in", "pick up", "put down", "go to", "focus on", "turn on",
-                 "turn off"):
+    for verb in (
+        "look around",
+        "look at",
+        "look in",
+        "pick up",
+        "put down",
+        "go to",
+        "focus on",
+        "turn on",
+        "turn off",
+    ):
         if action.startswith(verb + " ") or action == verb:
             return verb
     return action.split(" ", 1)[0]
@@ -173,8 +182,13 @@ class GoldPathExpert:
     'look at door to kitchen'
     """
 
-    def __init__(self, gold_actions: Sequence[str], first_observation: str, starts_open: bool = True,
-                 world: WorldReads | None = None) -> None:
+    def __init__(
+        self,
+        gold_actions: Sequence[str],
+        first_observation: str,
+        starts_open: bool = True,
+        world: WorldReads | None = None,
+    ) -> None:
         self.gold = [normalise(action) for action in gold_actions]
         start = _ROOM_CALLED.search(first_observation)
         self.room = start.group(1) if start else ""
@@ -223,8 +237,9 @@ class GoldPathExpert:
         return None
 
     # ---- what the agent did ---------------------------------------------------------------------------
-    def observe(self, action: str, observation: str, refusal: InvalidReason | None = None,
-                choice_count: int = 0) -> None:
+    def observe(
+        self, action: str, observation: str, refusal: InvalidReason | None = None, choice_count: int = 0
+    ) -> None:
         """Record an action the simulator answered (``refusal`` when it refused it) and its observation.
 
         ``choice_count`` is the number of options of the question pending before the action (0: none).
@@ -296,7 +311,7 @@ class GoldPathExpert:
         return _named_as(hand_pollination(listing, self._world.object_index()))
 
     def _looked_at_instead(self, action: str) -> str | None:
-        """"look at X" when the gold action would be refused: it opens (closes) an X already open (closed), or
+        """ "look at X" when the gold action would be refused: it opens (closes) an X already open (closed), or
         switches a device that is broken or already in that state."""
         verb, _, target = action.partition(" ")
         if verb in ("open", "close") and target:
@@ -325,7 +340,7 @@ class GoldPathExpert:
     def _gold_answer_after(self, action: str) -> int | None:
         """The option the gold path chose where ``action`` (its next step) asked which objects were meant."""
         following = self.index + 1
-        if self.gold[self.index: following] == [action] and following < len(self.gold):
+        if self.gold[self.index : following] == [action] and following < len(self.gold):
             return int(self.gold[following]) if self.gold[following].isdigit() else None
         return None
 
@@ -337,8 +352,10 @@ class GoldPathExpert:
         self.index += 1
         self._focus_waits = 0
         if refusal == InvalidReason.UNKNOWN_OBJECT and action.startswith("focus on "):
-            self._give_up(f"the simulator no longer finds the object the task asks to focus on ({action!r}; "
-                          f"first detour step that could not be undone: {self.compromised!r})")
+            self._give_up(
+                f"the simulator no longer finds the object the task asks to focus on ({action!r}; "
+                f"first detour step that could not be undone: {self.compromised!r})"
+            )
 
     def _take_stand_in(self, stand_in: _StandIn, refusal: InvalidReason | None) -> None:
         if stand_in.index == self.index and stand_in.advances:
@@ -355,9 +372,10 @@ class GoldPathExpert:
         if action.isdigit():  # an answer carried out an action on an object we cannot name again reliably
             self._compromise(f"{effective} (answer {action})")
             return
-        target = effective[len(verb):].strip()
-        if verb in _INVERSE_VERBS and observation.endswith(("now open.", "now closed.", "now activated.",
-                                                            "now deactivated.")):
+        target = effective[len(verb) :].strip()
+        if verb in _INVERSE_VERBS and observation.endswith(
+            ("now open.", "now closed.", "now activated.", "now deactivated.")
+        ):
             if "door" in target or self._needed(target):
                 self._undo.append(_Undo(f"{_INVERSE_VERBS[verb]} {target}"))
             return
@@ -396,7 +414,7 @@ class GoldPathExpert:
     # ---- the path -------------------------------------------------------------------------------------
     def _needed(self, name: str) -> bool:
         """Whether the rest of the gold path names this object (else undoing it would only let time pass)."""
-        return any(name in action for action in self.gold[self.index:])
+        return any(name in action for action in self.gold[self.index :])
 
     def _used_by_gold(self, name: str) -> bool:
         return any(name in action for action in self.gold[: self.index])
@@ -434,7 +452,7 @@ class GoldPathExpert:
         """The room the agent is in before each gold action (and after the last), assuming every move works."""
         rooms = [start]
         for action in self.gold:
-            rooms.append(action[len("go to "):] if action.startswith("go to ") else rooms[-1])
+            rooms.append(action[len("go to ") :] if action.startswith("go to ") else rooms[-1])
         return rooms
 
     def _skip_unasked_answers(self, choice_count: int) -> None:

@@ -88,8 +88,11 @@ def derive_instance(engine: ScienceWorldEngine, task_name: str, variation: int) 
             first, steps = _fresh_run(engine, task_name, variation, simplifications, useful)
         except InstanceError:
             break
-    unmatched = [step.action for step in steps
-                 if refusal_kind(step.observation) in (InvalidReason.UNKNOWN_OBJECT, InvalidReason.UNKNOWN_ACTION)]
+    unmatched = [
+        step.action
+        for step in steps
+        if refusal_kind(step.observation) in (InvalidReason.UNKNOWN_OBJECT, InvalidReason.UNKNOWN_ACTION)
+    ]
     if unmatched:  # the expert would make an invalid move
         raise InstanceError(f"{task_name} variation {variation}: the simulator does not understand {unmatched[:2]}")
     # What was played: without the moves after completion and those the env rejects before the simulator (the

@@ -21,17 +21,46 @@ from typing import Any
 __all__ = ["Combination", "ObjectIndex", "hand_pollination", "listed_equivalent", "readings"]
 
 VERB_ALIASES = {
-    "drop": "put down", "take": "pick up", "get": "pick up", "examine": "look at", "turn on": "activate",
-    "turn off": "deactivate", "consume": "eat", "put": "move",
+    "drop": "put down",
+    "take": "pick up",
+    "get": "pick up",
+    "examine": "look at",
+    "turn on": "activate",
+    "turn off": "deactivate",
+    "consume": "eat",
+    "put": "move",
 }
 """Verbs the simulator's parser accepts, spelled as its listing spells them."""
 _LISTED_VERBS = (
-    "look at", "look in", "pick up", "put down", "focus on", "go to", "open", "close", "activate", "deactivate",
-    "connect", "disconnect", "move", "pour", "dunk", "use", "read", "eat", "flush", "mix",
+    "look at",
+    "look in",
+    "pick up",
+    "put down",
+    "focus on",
+    "go to",
+    "open",
+    "close",
+    "activate",
+    "deactivate",
+    "connect",
+    "disconnect",
+    "move",
+    "pour",
+    "dunk",
+    "use",
+    "read",
+    "eat",
+    "flush",
+    "mix",
 )
 _VERBS = sorted((*_LISTED_VERBS, *VERB_ALIASES), key=len, reverse=True)
-_CONNECTORS = {"move": (" to ",), "connect": (" to ",), "pour": (" into ", " in "), "dunk": (" into ", " in "),
-               "use": (" on ",)}
+_CONNECTORS = {
+    "move": (" to ",),
+    "connect": (" to ",),
+    "pour": (" into ", " in "),
+    "dunk": (" into ", " in "),
+    "use": (" on ",),
+}
 """Two-object verbs and the words between their objects (the listing says "into"; the parser also takes "in")."""
 _INSIDE = re.compile(r" (?:in|on) ")
 
@@ -51,14 +80,14 @@ def readings(action: str) -> list[Reading]:
     verb = next((v for v in _VERBS if action.startswith(v + " ")), None)
     if verb is None:
         return []
-    rest = action[len(verb) + 1:]
+    rest = action[len(verb) + 1 :]
     verb = VERB_ALIASES.get(verb, verb)
     if verb not in _CONNECTORS:
         return [(verb, (rest,))]
     splits = []
     for connector in _CONNECTORS[verb]:
         for match in re.finditer(re.escape(connector), rest):
-            first, second = rest[: match.start()], rest[match.end():]
+            first, second = rest[: match.start()], rest[match.end() :]
             if first and second:
                 splits.append((verb, (first, second)))
     return splits
@@ -88,8 +117,10 @@ class ObjectIndex:
         if phrase in names:
             return True
         container = self.referents.get(self.parents.get(uid, -1), ())
-        return any(phrase[: match.start()] in names and phrase[match.end():] in container
-                   for match in _INSIDE.finditer(phrase))
+        return any(
+            phrase[: match.start()] in names and phrase[match.end() :] in container
+            for match in _INSIDE.finditer(phrase)
+        )
 
     def move_target(self, verb: str) -> int | None:
         """Where "put down" (the agent's room) and "pick up" (the inventory) move their object; else None."""
@@ -99,8 +130,9 @@ class ObjectIndex:
         return None if agent is None else self.parents.get(agent)
 
 
-def listed_equivalent(action: str, combinations: Sequence[Combination], objects: ObjectIndex,
-                      answer: int | None = None) -> Combination | None:
+def listed_equivalent(
+    action: str, combinations: Sequence[Combination], objects: ObjectIndex, answer: int | None = None
+) -> Combination | None:
     """The listed combination that does what ``action`` does, or None.
 
     The objects are those the parser takes the action's words for among the objects the listing shows (those the
@@ -120,7 +152,7 @@ def listed_equivalent(action: str, combinations: Sequence[Combination], objects:
         named = ([uid for uid in objects.named(phrase) if uid in visible] for phrase in phrases)
         options = list(itertools.product(*named))
         if answer is not None:
-            options = options[answer: answer + 1]
+            options = options[answer : answer + 1]
         for meant in options:
             listed = _listed(verb, meant, combinations) or _listed_as_move(verb, meant, combinations, objects)
             if listed is not None:
@@ -129,13 +161,20 @@ def listed_equivalent(action: str, combinations: Sequence[Combination], objects:
 
 
 def _listed(verb: str, meant: Sequence[int], combinations: Sequence[Combination]) -> Combination | None:
-    return next((combination for combination in combinations
-                 if str(combination["action"]).startswith(verb + " ")
-                 and [int(uid) for uid in combination["obj_ids"]] == list(meant)), None)
+    return next(
+        (
+            combination
+            for combination in combinations
+            if str(combination["action"]).startswith(verb + " ")
+            and [int(uid) for uid in combination["obj_ids"]] == list(meant)
+        ),
+        None,
+    )
 
 
-def _listed_as_move(verb: str, meant: Sequence[int], combinations: Sequence[Combination],
-                    objects: ObjectIndex) -> Combination | None:
+def _listed_as_move(
+    verb: str, meant: Sequence[int], combinations: Sequence[Combination], objects: ObjectIndex
+) -> Combination | None:
     """The listed move that does what put down or pick up does (the listing has put down only for what the
     agent holds, but the simulator puts down an object in the room too, moving it to the room)."""
     target = objects.move_target(verb) if len(meant) == 1 else None

@@ -17,14 +17,22 @@ FAMILY = Family(
             description="All 30 of ScienceWorld's science tasks (3 variations each) with AgentBoard's pinned goals "
             "and evenly weighted subgoals, in AgentBoard's words (text_format='clear' for this package's own); "
             "needs Java.",
-            subskill_weights={"Memory": 2, "Planning": 2, "World Modeling": 3, "Self-Reflection": 2, "Grounding": 3,
-                          "Spatial Navigation": 1},
+            subskill_weights={
+                "Memory": 2,
+                "Planning": 2,
+                "World Modeling": 3,
+                "Self-Reflection": 2,
+                "Grounding": 3,
+                "Spatial Navigation": 1,
+            },
             subskill_source="AgentBoard Table 7",
         ),
     ),
     difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),
-    train_split=TrainSplit(unavailable="training variations (task_name=, variation=) need ScienceWorld's own "
-                                       "train split listed from the JVM; not wired yet"),
+    train_split=TrainSplit(
+        unavailable="training variations (task_name=, variation=) need ScienceWorld's own "
+        "train split listed from the JVM; not wired yet"
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
     text_formats=("agentboard", "clear"),
     requires="scienceworld",

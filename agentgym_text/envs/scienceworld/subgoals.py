@@ -21,8 +21,22 @@ MAX_OBSERVATION_SUBGOALS = 10
 """At most this many observation subgoals per instance (plus completion); focus steps are always kept."""
 
 _WORK_VERBS = (
-    "open", "focus on", "pick up", "move", "pour", "dunk", "mix", "connect", "activate", "deactivate", "use",
-    "put down", "drop", "eat", "flush", "disconnect",
+    "open",
+    "focus on",
+    "pick up",
+    "move",
+    "pour",
+    "dunk",
+    "mix",
+    "connect",
+    "activate",
+    "deactivate",
+    "use",
+    "put down",
+    "drop",
+    "eat",
+    "flush",
+    "disconnect",
 )
 _MEASUREMENT = re.compile(r"degrees|measures|temperature", re.IGNORECASE)
 _ROOM_ENTRY = re.compile(r"^You move to the (.+)\.$")
@@ -70,8 +84,12 @@ def observation_pattern(observation: str) -> str:
 
 def _is_event(step: GoldStep) -> bool:
     text = step.observation.strip()
-    return bool(text) and "\n" not in text and len(text) <= 200 and refusal_kind(text) is None and not (
-        is_ambiguity_prompt(text)
+    return (
+        bool(text)
+        and "\n" not in text
+        and len(text) <= 200
+        and refusal_kind(text) is None
+        and not (is_ambiguity_prompt(text))
     )
 
 
@@ -88,9 +106,9 @@ def derive_subgoals(steps: Sequence[GoldStep], limit: int = MAX_OBSERVATION_SUBG
         if verb == "go to":
             if not _ROOM_ENTRY.match(step.observation.strip()):
                 continue
-            later = verbs[index + 1:]
+            later = verbs[index + 1 :]
             next_move = next((i for i, v in enumerate(later) if v == "go to"), len(later))
-            if not any(v and v != "go to" and _is_event(s) for v, s in zip(later[:next_move], steps[index + 1:])):
+            if not any(v and v != "go to" and _is_event(s) for v, s in zip(later[:next_move], steps[index + 1 :])):
                 continue
         chosen.append((index, step.observation.strip(), verb == "focus on"))
     unique: list[tuple[int, str, bool]] = []
@@ -105,16 +123,32 @@ def derive_subgoals(steps: Sequence[GoldStep], limit: int = MAX_OBSERVATION_SUBG
         others = [i for i, item in enumerate(unique) if not item[2]]
         room = max(0, limit - len(focus_positions))
         keep_others = (
-            [others[round(k * (len(others) - 1) / (room - 1))] for k in range(room)] if room > 1
-            else others[-1:] if room == 1 else []
+            [others[round(k * (len(others) - 1) / (room - 1))] for k in range(room)]
+            if room > 1
+            else others[-1:]
+            if room == 1
+            else []
         )
         keep = sorted(set(focus_positions) | set(keep_others))
         unique = [unique[i] for i in keep]
     return [(line, observation_pattern(line)) for _, line, _ in unique]
 
 
-_ROOM_WORDS = {"hallway", "kitchen", "bathroom", "bedroom", "living room", "art studio", "workshop",
-               "greenhouse", "foundry", "outside", "inventory", "agent", "air"}
+_ROOM_WORDS = {
+    "hallway",
+    "kitchen",
+    "bathroom",
+    "bedroom",
+    "living room",
+    "art studio",
+    "workshop",
+    "greenhouse",
+    "foundry",
+    "outside",
+    "inventory",
+    "agent",
+    "air",
+}
 
 
 def _object_names(action: str) -> list[str]:
@@ -122,9 +156,12 @@ def _object_names(action: str) -> list[str]:
     verb = _verb(action)
     if not verb or verb == "go to":
         return []
-    rest = action[len(verb):].strip()
-    parts = re.split(r" (?:to|into|in|on) (?=[a-z])", rest) if verb in ("move", "pour", "dunk", "use", "connect") \
+    rest = action[len(verb) :].strip()
+    parts = (
+        re.split(r" (?:to|into|in|on) (?=[a-z])", rest)
+        if verb in ("move", "pour", "dunk", "use", "connect")
         else [rest]
+    )
     names = []
     for part in parts:
         name = part.split(" in ", 1)[0].strip()

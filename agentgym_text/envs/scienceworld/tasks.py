@@ -15,8 +15,8 @@ from typing import Any
 
 from agentgym_text.core.progress import Subgoal, SubgoalTracker
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
-from agentgym_text.envs.scienceworld.subgoals import COMPLETION_SUBGOAL
 from agentgym_text.envs.scienceworld.registration import FAMILY
+from agentgym_text.envs.scienceworld.subgoals import COMPLETION_SUBGOAL
 
 __all__ = [
     "TASK_COUNT",
@@ -72,7 +72,8 @@ def make_tasks(task_name: str | None = None, variation: int | None = None) -> Ta
     A variation that is not shipped becomes a task whose goal and subgoals are derived at its first reset.
     """
     instances = [
-        inst for inst in load_instances()
+        inst
+        for inst in load_instances()
         if (task_name is None or inst["task_name"] == task_name)
         and (variation is None or int(inst["variation"]) == int(variation))
     ]
@@ -82,11 +83,15 @@ def make_tasks(task_name: str | None = None, variation: int | None = None) -> Ta
         raise ValueError("variation needs task_name")
     if variation is None:
         raise ValueError(f"no shipped task named {task_name!r}; pass variation= to build one")
-    return TaskSet([TaskSpec(
-        task_id=task_id_for(task_name, variation),
-        params={"task_name": task_name, "variation": int(variation)},
-        max_steps=DEFAULT_MAX_STEPS,
-    )])
+    return TaskSet(
+        [
+            TaskSpec(
+                task_id=task_id_for(task_name, variation),
+                params={"task_name": task_name, "variation": int(variation)},
+                max_steps=DEFAULT_MAX_STEPS,
+            )
+        ]
+    )
 
 
 def subgoal_tracker(subgoals: Sequence[Sequence[str]]) -> SubgoalTracker:
