@@ -7,7 +7,7 @@ import pytest
 
 import agentgym_text  # noqa: F401  (registers the ids)
 from agentgym_text.envs.scienceworld.engine import find_java
-from agentgym_text.envs.scienceworld.env import TEXT_FORMATS
+from agentgym_text.envs.scienceworld.env import ScienceWorldTextEnv
 from agentgym_text.envs.scienceworld.expert import GoldPathExpert
 from agentgym_text.envs.scienceworld.listing import ObjectIndex
 from agentgym_text.envs.scienceworld.tasks import load_instances, task_id_for
@@ -62,7 +62,7 @@ def assert_solved(task_id: str, info: dict, steps: list[tuple[str, str, dict]]) 
 
 @needs_java
 @pytest.mark.slow
-@pytest.mark.parametrize("text_format", TEXT_FORMATS)
+@pytest.mark.parametrize("text_format", ScienceWorldTextEnv.text_formats)
 @pytest.mark.parametrize("task_id", ALL_TASK_IDS)
 def test_the_expert_solves_every_shipped_task_in_both_texts(envs, task_id, text_format):
     info, steps = play_expert(envs(text_format), task_id)
