@@ -1,4 +1,4 @@
-"""The Jericho task set: AgentBoard's 20 games, goals and subgoals from ``goals.json`` (built by ``derive.py``)."""
+"""The Jericho task set: AgentBoard's 20 games, goals and subgoals from ``goals.json`` (built by ``build_tasks.py``)."""
 
 from __future__ import annotations
 
