@@ -256,7 +256,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
     _check_report_dependencies()
     out = Path(args.out)
-    installed = [entry.env_id for entry in agentgym_text.list_envs() if entry_status(entry) == "installed"]
+    statuses = {entry.env_id: entry_status(entry) for entry in agentgym_text.list_envs()}
+    installed = [env_id for env_id, status in statuses.items() if status == "installed"]
+    for env_id, status in statuses.items():
+        if status != "installed":
+            print(f"demo: not planned: {env_id} ({status})")
     config = EvalConfig(
         envs=installed, tasks=args.tasks, max_steps=args.max_steps, num_envs=args.num_envs, progress_bar=not args.quiet
     )
