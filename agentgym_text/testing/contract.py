@@ -6,11 +6,9 @@ The test suite parametrizes these over every registered id (``tests/test_contrac
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import os
-import pickle
 import re
 import subprocess
 import sys
@@ -22,6 +20,7 @@ import numpy as np
 from gymnasium.utils.env_checker import check_env
 
 from agentgym_text.core.info import FORMAT_ERRORS, HELP_ACTION, TOOL_HELP_ACTION
+from agentgym_text.core.registry import EnvLoader
 from agentgym_text.core.text_env import ENGINE_ERROR
 from agentgym_text.testing import assert_info_contract, garbage_actions, random_valid_rollout, trajectory_digest
 
@@ -179,16 +178,43 @@ def check_reset_options(env_id: str) -> None:
         env.close()
 
 
-# The other process makes the env from this one's spec (sent pickled on stdin), so it registers nothing itself.
+# The other process makes the env from this one's spec, sent as JSON on stdin (``_spec_json``), so it registers
+# nothing itself and loads no pickle.
 _DIGEST_SCRIPT = """
-import sys, base64, json, hashlib, importlib, pickle, gymnasium as gym
+import sys, json, hashlib, importlib, gymnasium as gym
+from gymnasium.envs.registration import EnvSpec, WrapperSpec
+from agentgym_text.core.registry import EnvLoader
 for module in sys.argv[4:]:
     importlib.import_module(module)
 from agentgym_text.testing import random_valid_rollout, trajectory_digest
-env = gym.make(pickle.loads(base64.b64decode(sys.stdin.read())))
+fields = json.loads(sys.stdin.read())
+entry = fields.pop("entry_point")
+fields["entry_point"] = entry if isinstance(entry, str) else EnvLoader(**entry)
+fields["additional_wrappers"] = tuple(WrapperSpec(*wrapper) for wrapper in fields["additional_wrappers"])
+env = gym.make(EnvSpec(**fields))
 records = random_valid_rollout(env, seed=int(sys.argv[1]), max_steps=int(sys.argv[2]), options=json.loads(sys.argv[3]))
 print(hashlib.sha256(trajectory_digest(records).encode()).hexdigest())
 """
+
+
+def _spec_json(env_id: str) -> str:
+    """``env_id``'s gymnasium spec as JSON: a string entry point as is, core's lazy ``EnvLoader`` by its fields."""
+    spec = gym.spec(env_id)
+    entry = spec.entry_point
+    if isinstance(entry, EnvLoader):
+        entry = {"entry_point": entry.entry_point, "env_id": entry.env_id, "extra": entry.extra}
+    elif not isinstance(entry, str):
+        raise TypeError(f"{env_id}: the other-process check needs a string or EnvLoader entry point, not {entry!r}")
+    return json.dumps(
+        {
+            "id": spec.id,
+            "entry_point": entry,
+            "kwargs": spec.kwargs,
+            "max_episode_steps": spec.max_episode_steps,
+            "disable_env_checker": spec.disable_env_checker,
+            "additional_wrappers": [[w.name, w.entry_point, w.kwargs] for w in spec.additional_wrappers],
+        }
+    )
 
 
 def check_same_trajectory_in_another_process(
@@ -210,7 +236,7 @@ def check_same_trajectory_in_another_process(
     assert digests[0] == digests[1]
     other = subprocess.run(
         [sys.executable, "-c", _DIGEST_SCRIPT, str(seed), str(max_steps), json.dumps(options), *imports],
-        input=base64.b64encode(pickle.dumps(gym.spec(env_id))).decode("ascii"),
+        input=_spec_json(env_id),
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONHASHSEED": "12345"},
