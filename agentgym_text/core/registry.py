@@ -2,8 +2,8 @@
 
 Each family has a light ``registration.py`` that calls ``declare(Family(...))`` (``core.family``) with string entry
 points, so importing the package never imports an engine. ``import agentgym_text`` imports every family's
-registration (``agentgym_text.envs.register_all``) before anything else of the package runs. ``list_envs()`` gives one ``EnvEntry`` per id: the id's
-own declaration and its family's.
+registration (``agentgym_text.envs.register_all``) before anything else of the package runs. ``list_envs()`` gives
+one ``EnvEntry`` per id: the id's own declaration and its family's.
 """
 
 from __future__ import annotations
