@@ -190,8 +190,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     """
     started = time.perf_counter()
     entries = resolve_env_ids(config.envs)
-    errors: list[str] = []
-    env_errors: dict[str, str] = {}
+    env_errors: dict[str, str] = {}  # env id -> why it could not be planned, or why its evaluation stopped
     plans: dict[str, list[EpisodePlan]] = {}
     clock = _Clock()
     since = time.perf_counter()
@@ -211,7 +210,6 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
         except Exception as error:  # an env that cannot even be built (missing engine) must not stop the run
             logger.debug("cannot plan %s", entry.env_id, exc_info=True)
             env_errors[entry.env_id] = f"{type(error).__name__}: {error}"
-            errors.append(f"{entry.env_id}: {env_errors[entry.env_id]}")
     clock.add("setup_s", since)
     unknown = [name for name in requested_task_ids(config.tasks) or () if name not in seen_task_ids]
     if unknown and not env_errors:
@@ -221,7 +219,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
             "`agentgym-text tasks <env id>` lists the task ids"
         )
     planned = sum(len(p) for p in plans.values())
-    if planned == 0 and not errors:
+    if planned == 0 and not env_errors:
         names = ", ".join(entry.env_id for entry in entries)
         raise ValueError(
             f"--tasks {config.tasks!r} selects no task of {names}; `agentgym-text tasks <env id>` lists the task ids"
@@ -260,7 +258,6 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
             except Exception as error:
                 logger.debug("evaluation of %s stopped", env_id, exc_info=True)
                 env_errors[env_id] = f"{type(error).__name__}: {error}"
-                errors.append(f"{env_id}: {env_errors[env_id]}")
         unplayed = _unplayed(plans, store.keys, env_errors)
         store.record_unplayed(unplayed)
     finally:
@@ -278,7 +275,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
         planned,
         skipped,
         done,
-        errors,
+        [f"{env_id}: {error}" for env_id, error in env_errors.items()],
         timings,
         agent_errors=progress.agent_errors,
         replayed=store.dropped,
