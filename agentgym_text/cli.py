@@ -187,6 +187,19 @@ def _print_unplayed(unplayed: list[dict], shown: int = 10) -> None:
         print(f"    ... and {len(unplayed) - shown} more", file=sys.stderr)
 
 
+def _with_agentboard_data(env_args: dict, folder: str | None) -> dict:
+    """``--agentboard-data``: the folder goes to every id that plays an AgentBoard task (an id's own
+    ``--env-arg ID:agentboard_data=`` wins)."""
+    if not folder:
+        return env_args
+    from agentgym_text.core.registry import list_envs
+
+    for entry in list_envs():
+        if entry.agentboard_task:
+            env_args.setdefault(entry.env_id, {}).setdefault("agentboard_data", folder)
+    return env_args
+
+
 def _cmd_eval(args: argparse.Namespace) -> int:
     """Roll an agent out over task sets; results go to --out (resumable)."""
     from agentgym_text.agents import make_agent
@@ -212,7 +225,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             repeats=args.repeats,
             progress_bar=not args.quiet,
             stop_after_repeats=args.stop_after_repeats,
-            env_args=parse_env_args(args.env_arg),
+            env_args=_with_agentboard_data(parse_env_args(args.env_arg), args.agentboard_data),
             replay="all" if args.rerun else "failed" if args.rerun_failed else "agent_error",
         )
         if args.agent == "openai":
@@ -404,6 +417,13 @@ def _add_eval_arguments(command: argparse.ArgumentParser) -> None:
         metavar="[ENV_ID:]KEY=VALUE",
         help="a gym.make kwarg for every env of the run, or for one id (repeatable), e.g. "
         "text_format=clear; JSON values are read as such (numbers, true/false)",
+    )
+    command.add_argument(
+        "--agentboard-data",
+        default=None,
+        metavar="DIR",
+        help="AgentBoard's data folder (<DIR>/<task>/test.jsonl): the AgentBoard ids play its instances and score "
+        "progress with its annotations (default: $AGENTGYM_TEXT_AGENTBOARD_DATA, else this package's own)",
     )
     command.add_argument("--seed", type=int, default=0)
     command.add_argument("--repeats", type=int, default=1, help="episodes per task")

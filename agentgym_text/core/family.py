@@ -97,6 +97,9 @@ class EnvId:
     """Fixed constructor kwargs of this id (e.g. a TextWorld challenge)."""
     max_steps: int | None = None
     """The step budget when every task shares one (``spec.max_episode_steps``)."""
+    agentboard_task: str | None = None
+    """AgentBoard's name for this task (its data folder ``<folder>/<task>/test.jsonl``) when the id plays an AgentBoard
+    task: the id then takes ``agentboard_data=`` (see ``core.agentboard_data``)."""
 
     def __post_init__(self) -> None:
         if set(self.subskill_weights) != set(SUBSKILLS):

@@ -145,6 +145,10 @@ class EnvEntry:
         return self.spec.max_steps
 
     @property
+    def agentboard_task(self) -> str | None:
+        return self.spec.agentboard_task
+
+    @property
     def requires(self) -> str:
         return self.declaration.requires
 

@@ -26,6 +26,7 @@ FAMILY = Family(
                 "Spatial Navigation": 1,
             },
             subskill_source="AgentBoard Table 7",
+            agentboard_task="alfworld",
             max_steps=MAX_STEPS,
         ),
     ),

@@ -26,6 +26,7 @@ FAMILY = Family(
                 "Spatial Navigation": 0,
             },
             subskill_source="AgentBoard Table 7",
+            agentboard_task="pddl",
         ),
     ),
     difficulty=DifficultyRule("goal conditions", 6, AGENTBOARD_TABLE_10),

@@ -26,6 +26,7 @@ FAMILY = Family(
                 "Spatial Navigation": 1,
             },
             subskill_source="AgentBoard Table 7",
+            agentboard_task="scienceworld",
         ),
     ),
     difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),

@@ -27,6 +27,7 @@ FAMILY = Family(
                 "Spatial Navigation": 0,
             },
             subskill_source="AgentBoard Table 7",
+            agentboard_task="tool-query",
             max_steps=MAX_STEPS,
         ),
         EnvId(
@@ -43,6 +44,7 @@ FAMILY = Family(
                 "Spatial Navigation": 0,
             },
             subskill_source="AgentBoard Table 7",
+            agentboard_task="tool-operation",
             max_steps=MAX_STEPS,
         ),
     ),

@@ -27,6 +27,7 @@ FAMILY = Family(
                 "Spatial Navigation": 1,
             },
             subskill_source="AgentBoard Table 7",
+            agentboard_task="webarena",
             max_steps=MAX_STEPS,
         ),
     ),

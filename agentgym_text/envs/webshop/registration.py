@@ -25,6 +25,7 @@ FAMILY = Family(
                 "Spatial Navigation": 0,
             },
             subskill_source="AgentBoard Table 7",
+            agentboard_task="webshop",
             max_steps=MAX_STEPS,
         ),
     ),
