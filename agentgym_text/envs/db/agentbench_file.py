@@ -20,8 +20,17 @@ from agentgym_text.core.tasks import TaskSet, TaskSpec
 __all__ = ["TaskFileError", "load_task_file", "MODIFICATIONS", "CATEGORIES"]
 
 MODIFICATIONS = ("INSERT", "UPDATE", "DELETE")
-CATEGORIES = ("other", "counting", "comparison", "ranking", "aggregation-SUM", "aggregation-MIN",
-              "aggregation-MAX", "aggregation-AVG", *MODIFICATIONS)
+CATEGORIES = (
+    "other",
+    "counting",
+    "comparison",
+    "ranking",
+    "aggregation-SUM",
+    "aggregation-MIN",
+    "aggregation-MAX",
+    "aggregation-AVG",
+    *MODIFICATIONS,
+)
 _MD5 = re.compile(r"\[\('([0-9a-f]{32})',\)\]")
 
 

@@ -89,17 +89,22 @@ class DbEnv(TextEnv):
         self.from_file = bool(task_file)
         if self.from_file:
             if num_tasks is not None:
-                raise ValueError("num_tasks= chooses among the shipped tasks; with task_file= every item of the file is a task")
+                raise ValueError(
+                    "num_tasks= chooses among the shipped tasks; with task_file= every item of the file is a task"
+                )
             if self.db_url is not None and not self.db_url.startswith(("mysql://", "mariadb://")):
-                raise ValueError("AgentBench's items run on SQLite (emulating MySQL) or on MySQL/MariaDB: "
-                                 "db_url='mysql://user:password@host[:port]/'")
+                raise ValueError(
+                    "AgentBench's items run on SQLite (emulating MySQL) or on MySQL/MariaDB: "
+                    "db_url='mysql://user:password@host[:port]/'"
+                )
             tasks = load_task_file(str(task_file), MAX_STEPS)
         else:
             if protocol != "v0.2":
                 raise ValueError("protocol= chooses how AgentBench's own items are scored: it needs task_file=")
             if self.db_url is not None and self.db_url.startswith(("mysql://", "mariadb://")):
-                raise ValueError("the shipped tasks run on SQLite or PostgreSQL; mysql:// plays AgentBench's items "
-                                 "(task_file=)")
+                raise ValueError(
+                    "the shipped tasks run on SQLite or PostgreSQL; mysql:// plays AgentBench's items (task_file=)"
+                )
             tasks = make_tasks(TASK_COUNT if num_tasks is None else num_tasks)
         super().__init__(tasks, **kwargs)
         self.strict = strict
@@ -123,7 +128,9 @@ class DbEnv(TextEnv):
         self._answered_right = False
         self._gold_table = []
         if self._modification:
-            scratch = SqliteAsMysql(mysql_table(self._params["table"])) if self.from_file else Database(self._params["table"])
+            scratch = (
+                SqliteAsMysql(mysql_table(self._params["table"])) if self.from_file else Database(self._params["table"])
+            )
             scratch.run(self._params["sql"])
             self._gold_table = scratch.table_rows() or []
             scratch.close()

@@ -38,8 +38,12 @@ def connect_arguments(url: str) -> dict[str, Any]:
     parsed = urlparse(url)
     if parsed.scheme not in ("mysql", "mariadb"):
         raise ValueError(f"a MySQL URL starts with mysql:// or mariadb://, not {url!r}")
-    arguments: dict[str, Any] = {"host": parsed.hostname or "localhost", "port": parsed.port or 3306,
-                                 "user": unquote(parsed.username or "root"), "password": unquote(parsed.password or "")}
+    arguments: dict[str, Any] = {
+        "host": parsed.hostname or "localhost",
+        "port": parsed.port or 3306,
+        "user": unquote(parsed.username or "root"),
+        "password": unquote(parsed.password or ""),
+    }
     socket = parse_qs(parsed.query).get("unix_socket")
     if socket:
         arguments["unix_socket"] = socket[0]
@@ -86,8 +90,10 @@ class MySQLDatabase:
         self._create_table(table)
 
     def _limit_statement_time(self) -> None:
-        for statement in (f"SET SESSION max_statement_time = {_TIMEOUT_SECONDS}",  # MariaDB
-                          f"SET SESSION max_execution_time = {_TIMEOUT_SECONDS * 1000}"):  # MySQL (SELECT only)
+        for statement in (
+            f"SET SESSION max_statement_time = {_TIMEOUT_SECONDS}",  # MariaDB
+            f"SET SESSION max_execution_time = {_TIMEOUT_SECONDS * 1000}",
+        ):  # MySQL (SELECT only)
             try:
                 with self.connection.cursor() as cursor:
                     cursor.execute(statement)

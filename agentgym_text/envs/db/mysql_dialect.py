@@ -33,8 +33,16 @@ from collections.abc import Iterable, Sequence
 
 from agentgym_text.envs.db.engine import Database, Result
 
-__all__ = ["COLLATION", "mysql_text_key", "compare_text", "to_sqlite", "table_md5", "md5_result_text", "SqliteAsMysql",
-           "mysql_table"]
+__all__ = [
+    "COLLATION",
+    "mysql_text_key",
+    "compare_text",
+    "to_sqlite",
+    "table_md5",
+    "md5_result_text",
+    "SqliteAsMysql",
+    "mysql_table",
+]
 
 COLLATION = "mysql_ai_ci"
 """The SQLite collation name of MySQL's accent- and case-insensitive text comparison."""
@@ -128,8 +136,7 @@ def table_md5(rows: Sequence[Sequence[object]] | None) -> str | None:
     if not rows:
         return None
     row_hashes = sorted(
-        hashlib.md5(",".join(str(value) for value in row if value is not None).encode()).hexdigest()[:5]
-        for row in rows
+        hashlib.md5(",".join(str(value) for value in row if value is not None).encode()).hexdigest()[:5] for row in rows
     )
     return hashlib.md5(",".join(row_hashes).encode()).hexdigest()
 

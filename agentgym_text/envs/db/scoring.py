@@ -18,8 +18,15 @@ from collections.abc import Sequence
 
 from agentgym_text.envs.db.engine import normalise_rows, normalise_value
 
-__all__ = ["answer_correct", "result_match", "rows_f1", "table_progress", "agentbench_answer_correct", "fc_answer_correct",
-           "values_f1"]
+__all__ = [
+    "answer_correct",
+    "result_match",
+    "rows_f1",
+    "table_progress",
+    "agentbench_answer_correct",
+    "fc_answer_correct",
+    "values_f1",
+]
 
 
 def answer_correct(given: Sequence, gold: Sequence, ordered: bool) -> bool:
