@@ -3,7 +3,8 @@ succeed, per category.
 
 ``--agentbench`` is a checkout of THUDM/AgentBench (v0.2, commit 41e6807, is the paper's release). DB: each item's
 gold (the label for a question, the gold statement then the table hash for a modification) is played by the
-expert on SQLite, and with ``--db-url mysql://...`` on that MySQL/MariaDB server too.
+expert on SQLite, and with ``--db-url mysql://...`` on that MySQL/MariaDB server too. LTP: the puzzles that load
+and their key points (a host model plays them; there is no gold to replay without one).
 
 Run: .venv/bin/python benchmarks/agentbench_files.py --agentbench PATH [--db-url mysql://root@localhost/?unix_socket=S]
 """
@@ -15,8 +16,9 @@ from collections import Counter
 from pathlib import Path
 
 from agentgym_text.envs.db.env import DbEnv
+from agentgym_text.envs.lateral.agentbench_file import load_xlsx
 
-__all__ = ["db_golds"]
+__all__ = ["db_golds", "ltp_counts"]
 
 
 def db_golds(path: Path, db_url: str | None = None) -> tuple[Counter, Counter, list[str]]:
@@ -53,6 +55,12 @@ def _print_db(name: str, path: Path, db_url: str | None) -> None:
     )
 
 
+def ltp_counts(path: Path) -> tuple[int, int, int]:
+    """(puzzles loaded, key points, hints: key-cell lines, blank ones included)."""
+    puzzles = load_xlsx(path)
+    return len(puzzles), sum(len(p.key_points) for p in puzzles), sum(p.progress_total for p in puzzles)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--agentbench", required=True, type=Path, help="a checkout of THUDM/AgentBench")
@@ -66,6 +74,13 @@ def main() -> None:
         _print_db(name, path, None)
         if args.db_url:
             _print_db(name, path, args.db_url)
+    for name in ("standard.xlsx", "dev.xlsx"):
+        path = args.agentbench / "data" / "lateralthinkingpuzzle" / name
+        if not path.is_file():
+            print(f"LTP  {name:16} missing: {path}")
+            continue
+        loaded, keys, hints = ltp_counts(path)
+        print(f"LTP  {name:16} loaded {loaded:4}  key points {keys}, hints {hints}")
 
 
 if __name__ == "__main__":
