@@ -34,7 +34,17 @@ _TODO_DEFAULTS = {"current_date": CURRENT_DATE, "current_location": CURRENT_LOCA
 """The date and place AgentBoard's harness gives the todo toolkit where our task's config names none."""
 
 
-def _our_task(line: LabelLine, tool: str, goal: str) -> TaskSpec:
+def _config_clash(line: LabelLine, task: TaskSpec, tool: str, config: dict[str, Any]) -> str | None:
+    """Why the line's ``init_config`` is another world than ``task``'s (None when it is the same)."""
+    for key in _CONFIG_KEYS:
+        ours = task.params["config"].get(key) or (_TODO_DEFAULTS[key] if tool == "todo" else None)
+        if ours is not None and key in config and config[key] != ours:
+            return f"init_config.{key} is {config[key]!r}, but the instance {task.task_id} has {ours!r}"
+    return None
+
+
+def _our_task(line: LabelLine, tool: str, goal: str, seen: dict[str, str]) -> TaskSpec:
+    """Our instance for the line: same tool, same goal, same current date and location; the first not yet taken."""
     matches = [task for task in tool_tasks(tool) if task.goal == goal]
     if not matches:
         raise line.error(
@@ -42,16 +52,17 @@ def _our_task(line: LabelLine, tool: str, goal: str) -> TaskSpec:
             "offline worlds of their own, so only lines written for them can be scored (AgentBoard's released "
             "lines ask live TMDB, open-meteo, Todoist, Google Sheets or its academia pickles)"
         )
-    task = matches[0]
-    config = line.get("additional_info.init_config", dict) if "init_config" in line.get("additional_info", dict) else {}
-    for key in _CONFIG_KEYS:
-        ours = task.params["config"].get(key) or (_TODO_DEFAULTS[key] if tool == "todo" else None)
-        if ours is not None and key in config and config[key] != ours:
-            raise line.error(
-                f"init_config.{key} is {config[key]!r}, but the instance {task.task_id} has {ours!r} "
-                "(another world than this suite's)"
-            )
-    return task
+    info = line.get("additional_info", dict)
+    config = line.get("additional_info.init_config", dict) if "init_config" in info else {}
+    clashes = [_config_clash(line, task, tool, config) for task in matches]
+    same_world = [task for task, clash in zip(matches, clashes) if clash is None]
+    if not same_world:
+        raise line.error(f"{clashes[0]} (another world than this suite's)")
+    free = [task for task in same_world if task.task_id not in seen]
+    if not free:
+        first = same_world[0].task_id
+        raise line.error(f"it is the instance {first} again (first at {seen[first]})")
+    return free[0]
 
 
 def annotation(line: LabelLine, tool: str) -> dict[str, Any]:
@@ -87,9 +98,7 @@ def agentboard_tasks(folder: Path, family: str, tool: str | None = None) -> Task
         if line_tool not in tools:
             continue
         goal, difficulty = line.goal, line.difficulty
-        task = _our_task(line, line_tool, goal)
-        if task.task_id in seen:
-            raise line.error(f"it is the instance {task.task_id} again (first at {seen[task.task_id]})")
+        task = _our_task(line, line_tool, goal, seen)
         seen[task.task_id] = line.where
         params = {**task.params, "agentboard": annotation(line, line_tool)}
         tasks.append(TaskSpec(task.task_id, params, goal, difficulty, task.max_steps))
