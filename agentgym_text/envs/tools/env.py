@@ -38,8 +38,11 @@ Where AgentBoard's behaviour is a bug, the agentboard format fixes it and keeps 
   column holding "1" in the sheet, changing every later view and the graded sheet, when the A1 check failed or
   the formula raised).
 
-Also different from AgentBoard, by design: progress is this suite's (golden outputs of our backend, sheet cell
-match), and the suite's checks on empty/huge/control-character input come first.
+Also different from AgentBoard, by design: by default progress is this suite's (golden outputs of our backend,
+sheet cell match), and the suite's checks on empty/huge/control-character input come first. With
+``agentboard_data=`` (AgentBoard's data folder; ``agentboard_data.py``) the lines that are our instances give the
+subgoals, answer and difficulty, and progress and success follow AgentBoard's rule (``agentboard_text/progress.py``,
+with its metric fixes FIX-PR-INVALID-WORD and FIX-SHEET-SHAPE under ``agentboard_fixes``).
 """
 
 from __future__ import annotations
@@ -151,6 +154,7 @@ class ToolEnv(FunctionTools, TextEnv):
 
     ``text_format``: "agentboard" (default, AgentBoard's words) or "clear" (ours); ``agentboard_fixes=False``
     restores AgentBoard's buggy behaviours listed in the module docstring (agentboard format only).
+    ``agentboard_data``: AgentBoard's data folder (else the setting ``AGENTGYM_TEXT_AGENTBOARD_DATA``; None: ours).
 
     >>> env = ToolEnv("query", tool="academia")
     >>> obs, info = env.reset(options={"task_index": 0})
