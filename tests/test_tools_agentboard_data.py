@@ -48,10 +48,12 @@ def call(name: str, **args) -> str:
 
 
 def play(env: ToolEnv, actions: list[str]) -> list[tuple[float, bool, bool]]:
+    """(progress_rate, valid, terminated) after each action; ``env.last_info`` keeps the last info."""
     rows = []
     for action in actions:
         _, _, terminated, _, info = env.step(action)
         rows.append((info["progress_rate"], info["valid"], terminated))
+        env.last_info = info
     return rows
 
 
@@ -103,7 +105,7 @@ def test_movie_progress_is_the_multiset_share_of_cleaned_outputs(movie_folder):
         ],
     )
     assert [r[0] for r in rows] == [1 / 3, 1 / 3, 1 / 3, 1 / 3, 2 / 3, 1.0]
-    assert rows[-1][2] and env.unwrapped._success
+    assert rows[-1][2] and env.last_info["success"]
 
 
 def test_a_wrong_answer_leaves_a_subgoal_and_fails(movie_folder):
@@ -111,7 +113,7 @@ def test_a_wrong_answer_leaves_a_subgoal_and_fails(movie_folder):
     env.reset()
     rows = play(env, [call("get_search_movie", movie_name=TITLE), call("finish", answer=["b", "a"])])
     assert rows[-1][0] == 1 / 3 and rows[-1][2]
-    assert env.unwrapped._success is False
+    assert env.last_info["success"] is False
 
 
 def test_finish_answer_lists_are_sorted_and_failures_are_subgoals(tmp_path):
@@ -122,7 +124,7 @@ def test_finish_answer_lists_are_sorted_and_failures_are_subgoals(tmp_path):
     env.reset()
     rows = play(env, [call("get_movie_details", movie_id=99999999), call("finish", answer=["b", "a"])])
     assert [r[0] for r in rows] == [0.5, 1.0]
-    assert env.unwrapped._success
+    assert env.last_info["success"]
 
 
 def test_weather_coordinates_match_within_50_km(tmp_path):
@@ -174,7 +176,12 @@ def test_todo_operation_success_needs_the_final_state(tmp_path):
     outputs[1]["project"].pop("id")
     subgoals = [outputs[0], outputs[1], "done"]
     projects = [{**p, "is_favorite": p["is_favorite"] or p["name"] == "Homework and Assignments"} for p in outputs[0]]
-    tasks = env.unwrapped._mode._todo_status(env.unwrapped._episode)["tasks"]
+    tasks = []  # every project's tasks in project order, ids removed
+    for project_id in ("2301", "2302", "2303", "2304"):
+        tasks += [
+            {k: v for k, v in t.items() if k != "id"}
+            for t in ast.literal_eval(env.step(call("get_tasks", project_id=project_id))[0])
+        ]
     right = {"projects": projects, "tasks": tasks}
     for answer, success in ((right, True), ({"projects": projects, "tasks": []}, False)):
         folder = write_task_file(
@@ -184,7 +191,7 @@ def test_todo_operation_success_needs_the_final_state(tmp_path):
         env.reset()
         rows = play(env, [call(name, **args) for name, args in task.params["calls"]] + [call("finish", answer="done")])
         assert [r[0] for r in rows] == [1 / 3, 2 / 3, 1.0]
-        assert env.unwrapped._success is success
+        assert env.last_info["success"] is success
 
 
 def sheet_line(task, table):
