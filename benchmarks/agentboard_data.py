@@ -20,7 +20,7 @@ from pathlib import Path
 import gymnasium as gym
 
 import agentgym_text  # noqa: F401  (registers the ids)
-from agentgym_text.core.agentboard_data import SETTING
+from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError
 from agentgym_text.core.registry import entry_status, list_envs
 
 __all__ = ["difficulty_agreement", "progress_agreement"]
@@ -84,7 +84,11 @@ def main() -> None:
                 f"{entry.env_id:28} {entry.agentboard_task:15} skipped: {status if status != 'installed' else 'no ' + str(task_file)}"
             )
             continue
-        loaded, shared, same = difficulty_agreement(entry.env_id, args.data)
+        try:
+            loaded, shared, same = difficulty_agreement(entry.env_id, args.data)
+        except AgentBoardDataError as error:
+            print(f"{entry.env_id:28} {entry.agentboard_task:15} refused: {error}")
+            continue
         progress = "-"
         final = "-"
         recording = args.recorded / f"{entry.agentboard_task}.json" if args.recorded else None
