@@ -115,7 +115,7 @@ class AlfWorldEnv(TextEnv):
             return Outcome.invalid(feedback, why_invalid(command, set(world.by_name)), changed=self._read(feedback))
         feedback = world.apply(known)
         if not self.agentboard_fixes:
-            if known == ("look",):
+            if action == "look":  # AgentBoard's exact test: "Look" reaches the engine's own look
                 feedback = self._look_text
             elif updates_look(action, feedback):
                 self._look_text = feedback
