@@ -104,20 +104,18 @@ def test_lines_match_games_by_name_not_order_and_give_difficulty(tmp_path):
     env.close()
 
 
-def test_agentboards_look_answers_the_last_go_to_or_open(tmp_path):
-    fixed = gym.make("AgentBoard/AlfWorld-v0", **SMALL)
-    quirky = gym.make("AgentBoard/AlfWorld-v0", **SMALL, agentboard_fixes=False)
-    texts = []
-    for env in (fixed, quirky):
+def test_agentboards_look_answers_the_last_go_to_or_open_and_its_listing_names_itself():
+    actions = ("look", "go to countertop 2", "take apple 1 from countertop 2", "look", "check valid actions")
+    replies = {}
+    for fixes in (True, False):
+        env = gym.make("AgentBoard/AlfWorld-v0", **SMALL, agentboard_fixes=fixes)
         first, _ = env.reset(options={"task_index": 0})
-        steps = [env.step(action)[0] for action in ("look", *PLAN[:1], "take apple 1 from countertop 2", "look")]
-        texts.append((first.split("\n")[0], steps))
+        replies[fixes] = [first.split("\n")[0], *(env.step(action)[0] for action in actions)]
         env.close()
-    (room, fixed_steps), (_, quirky_steps) = texts
-    assert quirky_steps[0] == room and quirky_steps[3] == quirky_steps[1]  # the stale arrival text
-    assert "apple 1" in quirky_steps[3] and fixed_steps[3] != quirky_steps[3]
-    listing = quirky.unwrapped._help_text()
-    assert listing.endswith(", check valid actions") and not fixed.unwrapped._help_text().endswith("actions")
+    room, look, arrival, _, stale_look, listing = replies[False]
+    assert look == room and stale_look == arrival and "apple 1" in stale_look  # the apple was taken
+    assert replies[True][4] != stale_look and "apple 1" not in replies[True][4]
+    assert listing.endswith(", check valid actions") and not replies[True][5].endswith("check valid actions")
 
 
 def test_the_setting_names_the_folder(tmp_path, monkeypatch):
