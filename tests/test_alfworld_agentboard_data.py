@@ -207,7 +207,12 @@ def _replay(recording, folder, fixes):
 def test_replay_of_agentboards_env_agrees_on_every_step_with_fixes_off(recording, recorded_data):
     rows = _replay(recording, recorded_data, fixes=False)
     assert len(recording["episodes"]) == 24 and len(rows) > 400
-    assert [ours for ours, _ in rows] == [pytest.approx(theirs) for _, theirs in rows]
+    differing = [(ours, theirs) for ours, theirs in rows if not _same(ours, theirs)]
+    assert differing == []
+
+
+def _same(ours: tuple, theirs: tuple) -> bool:
+    return ours[0] == theirs[0] and ours[1] == theirs[1] and abs(ours[2] - theirs[2]) < 1e-9 and ours[3] == theirs[3]
 
 
 def test_with_fixes_on_only_look_and_the_listing_differ(recording, recorded_data):
