@@ -15,13 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
 
-import gymnasium as gym
+# benchmarks/alfworld.py would shadow the alfworld package: keep this folder off the path
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-import agentgym_text  # noqa: F401  (registers the ids)
-from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError
-from agentgym_text.core.registry import entry_status, list_envs
+import gymnasium as gym  # noqa: E402
+
+import agentgym_text  # noqa: F401,E402  (registers the ids)
+from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError  # noqa: E402
+from agentgym_text.core.registry import entry_status, list_envs  # noqa: E402
 
 __all__ = ["difficulty_agreement", "progress_agreement"]
 
