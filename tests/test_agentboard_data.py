@@ -24,6 +24,7 @@ def test_lines_fields_and_subgoal_alternatives(tmp_path):
             {"difficulty": "easy", "subgoals": ["a", "b"], "goal": "go", "additional_info": {"var": 3}},
             "",
             {"difficulty": "hard", "subgoals_1": ["x", "y"], "subgoals_2": ["x2", "y2"]},
+            {"difficulty": "hard", "subgoals": ["a", "b"], "subgoals_1": ["c", "d"]},
         ],
     )
     first, second, both = read_task_file(tmp_path, "babyai")
