@@ -64,13 +64,24 @@ class BabyAIEnv(TextEnv):
       midway (a GoTo target passed on the walk, a door opened by "toggle and go through") is lost; and it appends
       "The task is completed." also when minigrid ends a Debug level in failure (then plays on). Here the first
       ending within the action counts, the episode ends there, and the line is appended on success only.
-      Progress is this package's subgoal tracker, not AgentBoard's label patterns.
     - FIX goal: AgentBoard rewrites "then" and "after you" in the mission as "and", hiding an order that the
       Debug levels enforce (the wrong order fails); the goal here is minigrid's mission.
+    - FIX failure (with ``agentboard_data``): AgentBoard ends an episode that minigrid ended as a failure (a
+      Debug level's wrong order) as a success when the annotation's progress is above 0.5; here it is a failure.
+    - FIX success (with ``agentboard_data``): AgentBoard undoes minigrid's success when the annotation's progress
+      is at most 0.5 (plays on), and otherwise keeps the patterns' count below 1; here a success ends the episode
+      with progress 1.
     - Worlds: all 112 as AgentBoard's (minigrid 2.3); GoToObjS6 is built with its v0 parameters (see levels).
     - Not AgentBoard's: inputs the core answers before the family sees them (empty, huge, non-text; AgentBoard says
       "No change in state." to an empty action), and the footer the core adds to the first observation (goal,
       action format, step budget). Any other text containing "check" lists the actions, as in AgentBoard.
+
+    ``agentboard_data`` (else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``) is AgentBoard's data folder: the 112 tasks then
+    take the goal, difficulty and subgoal patterns of ``<folder>/babyai/test.jsonl`` (line k is the k-th task) and
+    progress is AgentBoard's rule on them (``agentboard_data.py``): one pattern credited per executed action, and
+    the episode ends a success once every pattern has matched. Without it, progress is this package's subgoal
+    tracker and the difficulty this package's count. The data needs the ``"agentboard"`` text format, and a
+    ``level`` draw ignores the setting.
 
     >>> env = BabyAIEnv()
     >>> obs, info = env.reset(options={"task_index": 0})
