@@ -301,16 +301,20 @@ def test_recording_covers_every_instance_and_each_rule():
 
 def test_progress_and_ending_equal_agentboards_on_every_recorded_step_without_fixes(recorded_folder):
     env = BabyAIEnv(agentboard_data=str(recorded_folder), agentboard_fixes=False)
-    compared = 0
+    compared = undone = ended_below_1 = 0
     for episode in EPISODES:
         rows = play(env, episode["task_id"], episode["actions"])
-        for index, ((progress, terminated, success, _), expected, done) in enumerate(
+        for index, ((progress, terminated, success, obs), expected, done) in enumerate(
             zip(rows, episode["progress"], episode["done"], strict=True)
         ):
             assert progress == pytest.approx(expected, abs=1e-12), (episode["task_id"], index)
             assert terminated == success == done, (episode["task_id"], index)
             compared += 1
+            undone += obs.endswith("The task is completed.") and not terminated
+            ended_below_1 += terminated and progress < 1
     assert compared == sum(len(episode["actions"]) for episode in EPISODES)
+    # the ending rule's cases: minigrid endings undone at progress <= 0.5, and ones kept below progress 1
+    assert undone >= 20 and ended_below_1 >= 5, (undone, ended_below_1)
 
 
 def test_with_fixes_progress_differs_only_where_a_success_is_progress_1(recorded_folder):
