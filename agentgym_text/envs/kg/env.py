@@ -79,9 +79,10 @@ class KgEnv(TextEnv):
                     "task_file= needs ontology_dir=: AgentBench's ontology folder "
                     "(src/server/tasks/knowledgegraph/ontology in your AgentBench checkout)"
                 )
+            url = endpoint_url(sparql_url)
             tasks = load_task_file(str(task_file), MAX_STEPS)
             self.ontology = load_ontology(str(ontology_dir))
-            self.endpoint = SparqlEndpoint(endpoint_url(sparql_url))
+            self.endpoint = SparqlEndpoint(url)
             self.action_format = "one line 'Action: tool(arguments)', or 'Final Answer: #n'"
             self.action_example = "Action: get_relations(#0)"
         else:
