@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentgym_text.envs.db.env import DbEnv
+from agentgym_text.envs.kg.agentbench_actions import read_reply
 from agentgym_text.envs.kg.agentbench_file import load_task_file as load_kg_file
 from agentgym_text.envs.kg.agentbench_play import replay_gold
 from agentgym_text.envs.kg.env import KgEnv
@@ -88,6 +89,7 @@ class KgGolds:
     """Per source: items, golds that replay as v0.2 and with the g. fix; failing item indices per reason."""
 
     items: Counter = field(default_factory=Counter)
+    read: Counter = field(default_factory=Counter)
     replayed: Counter = field(default_factory=Counter)
     fixed: Counter = field(default_factory=Counter)
     refused: dict[str, list[int]] = field(default_factory=dict)
@@ -113,6 +115,8 @@ def kg_golds(path: Path, ontology_dir: Path) -> KgGolds:
         params = task.params
         source = params["source"]
         result.items[source] += 1
+        replies = [read_reply("Action: " + action) for action in params["actions"]]
+        result.read[source] += all(r.calls and r.calls[0].args is not None for r in replies)
         for counter, fix in ((result.replayed, False), (result.fixed, True)):
             replay = replay_gold(params["actions"], ontology, params["entities"], fix)
             if replay.error is None:
@@ -149,7 +153,7 @@ def _print_kg(name: str, path: Path, ontology_dir: Path, sparql_url: str | None)
         f"{source} {golds.replayed[source]}/{golds.fixed[source]}/{count}" for source, count in golds.items.items()
     )
     print(
-        f"KG   {name:16} loaded {sum(golds.items.values()):4}  golds replay {sum(golds.replayed.values())} as v0.2, "
+        f"KG   {name:16} loaded {sum(golds.items.values()):4}  golds read {sum(golds.read.values())}, replay {sum(golds.replayed.values())} as v0.2, "
         f"{sum(golds.fixed.values())} with the g. fix  (v0.2/fixed/items: {per_source})"
     )
     refused = "; ".join(f"{reason} {indices}" for reason, indices in golds.refused.items()) or "none"

@@ -13,10 +13,10 @@ pytest.importorskip("pyoxigraph")
 pytest.importorskip("SPARQLWrapper")
 
 from agentgym_text.envs.kg.agentbench_file import TaskFileError  # noqa: E402
-from agentgym_text.envs.kg.agentbench_play import answer_scores  # noqa: E402
+from agentgym_text.envs.kg.agentbench_play import answer_scores, replay_gold  # noqa: E402
 from agentgym_text.envs.kg.env import KgEnv  # noqa: E402
 from agentgym_text.envs.kg.lisp import LispError, canonical, parse  # noqa: E402
-from agentgym_text.envs.kg.ontology import OntologyError  # noqa: E402
+from agentgym_text.envs.kg.ontology import OntologyError, load_ontology  # noqa: E402
 from agentgym_text.envs.kg.sparql import FREEBASE, to_sparql  # noqa: E402
 from tests.kg_agentbench_items import G_ID_ITEM, HIDDEN, ITEMS, sparql_endpoint, write_items, write_ontology  # noqa: E402
 
@@ -156,6 +156,26 @@ def test_progress_compares_canonical_programs(files, endpoint):
     assert info["subgoals_done"] == [True, True, True, False] and info["progress_rate"] == pytest.approx(3 / 4)
     _, _, _, _, info = env.step("Final Answer: #2")
     assert info["success"] and info["progress_rate"] == 1.0
+
+
+def test_golds_replay_without_an_endpoint(files):
+    """What benchmarks/agentbench_files.py counts: every gold replays through v0.2's tools, the g. one with the fix."""
+    ontology = load_ontology(str(files[1]))
+    for index, item in enumerate(ITEMS):
+        plain = replay_gold(item["actions"], ontology, item["entities"])
+        fixed = replay_gold(item["actions"], ontology, item["entities"], accept_g_ids=True)
+        assert fixed.error is None and to_sparql(parse(fixed.programs[-1]))
+        assert (plain.error is not None) == (index == G_ID_ITEM), plain.error
+    assert replay_gold(ITEMS[1]["actions"], ontology, {}).programs == [
+        "(JOIN film.director.film_inv m.0dir_a)",
+        "(COUNT (JOIN film.director.film_inv m.0dir_a))",
+    ]
+    mixed = replay_gold(
+        ["get_relations(m.0dir_a)", "get_neighbors(m.0dir_a,film.director.film)", "intersection(#0,m.0f1)"],
+        ontology,
+        {},
+    )
+    assert "two variables" in str(mixed.error)
 
 
 def test_lisp_to_sparql_follows_grailqa_rules():
