@@ -247,24 +247,29 @@ def test_the_setting_names_the_endpoint(files, endpoint, monkeypatch):
     assert info["valid"]
 
 
-@pytest.mark.parametrize("answer_first", [False, True])
-def test_an_unreachable_endpoint_ends_the_episode_unscored(files, endpoint, answer_first):
-    items, ontology = files
-    url = _dead_url() if not answer_first else endpoint
-    env = KgEnv(task_file=str(items), sparql_url=url, ontology_dir=str(ontology))
-    for task_id in env.task_ids:  # nothing is sent at make or reset
-        env.reset(options={"task_id": task_id})
-    env.reset(options={"task_index": 1})
-    if answer_first:  # the endpoint goes away before the final answer
-        env.step("Action: get_relations(Ana Lind)")
-        env.step("Action: get_neighbors(Ana Lind, film.director.film)")
-        env.endpoint.url = env.endpoint._client.endpoint = _dead_url()
-        action = "Final Answer: #0"
-    else:
-        action = "Action: get_relations(Ana Lind)"
-    obs, _, terminated, _, info = env.step(action)
+def _assert_unscored_engine_error(env: KgEnv, obs: str, terminated: bool, info: dict) -> None:
     assert terminated and not info["valid"] and not info["success"] and info["finish_reason"] == "engine_error"
     assert "did not answer" in obs and "127.0.0.1" in obs and env.episode.result is None
+
+
+def test_an_unreachable_endpoint_ends_the_episode_unscored(files):
+    items, ontology = files
+    env = KgEnv(task_file=str(items), sparql_url=_dead_url(), ontology_dir=str(ontology))
+    for task_id in env.task_ids:  # nothing is sent at make or reset
+        env.reset(options={"task_id": task_id})
+    obs, _, terminated, _, info = env.step("Action: get_relations(m.0dir_a)")
+    _assert_unscored_engine_error(env, obs, terminated, info)
+
+
+def test_an_endpoint_gone_before_the_answer_leaves_it_unscored(files):
+    items, ontology = files
+    with sparql_endpoint() as url:  # an endpoint of this test's own, stopped before the final answer
+        env = KgEnv(task_file=str(items), sparql_url=url, ontology_dir=str(ontology))
+        env.reset(options={"task_index": 1})
+        env.step("Action: get_relations(Ana Lind)")
+        env.step("Action: get_neighbors(Ana Lind, film.director.film)")
+    obs, _, terminated, _, info = env.step("Final Answer: #0")
+    _assert_unscored_engine_error(env, obs, terminated, info)
 
 
 def test_a_wrong_endpoint_path_is_reported(files, endpoint):
