@@ -67,7 +67,7 @@ class KgEnv(TextEnv):
         **kwargs: Any,
     ):
         self.from_file = bool(task_file)
-        self.agentbench_fixes_on = bool(agentbench_fixes)
+        self.agentbench_fixes = bool(agentbench_fixes)
         self.episode: AgentBenchEpisode | None = None
         if self.from_file:
             if num_tasks is not None:
@@ -101,7 +101,7 @@ class KgEnv(TextEnv):
 
     def _start(self, task: TaskSpec, seed: int) -> Start:
         if self.from_file:
-            self.episode = AgentBenchEpisode(task.params, self.ontology, self.endpoint, self.agentbench_fixes_on)
+            self.episode = AgentBenchEpisode(task.params, self.ontology, self.endpoint, self.agentbench_fixes)
             return Start(observation="A new question: " + task.goal, goal=task.goal)
         assert self.graph is not None
         self._program = list(task.params["program"])
