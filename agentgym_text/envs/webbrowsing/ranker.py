@@ -3,7 +3,7 @@
 Mind2Web ranks a page's elements with a fine-tuned cross-encoder and shows the top ones beside the target; no model
 is downloaded here. An element scores the number of distinct words (two letters or more, stop words dropped) it
 shares with the task and the previous actions, divided by ``1 + log(1 + its word count)`` so that a long container
-does not win by size; ties go to page order. The distractors of a step are the best-ranked elements other than the
+does not win by size; ties go to the element with fewer words, then to page order. The distractors of a step are the best-ranked elements other than the
 target, its ancestors and its descendants (those would name the same place on the page), and elements with no
 text or attribute to show.
 
@@ -37,6 +37,6 @@ def rank_elements(query: str, elements: list[tuple[str, str]]) -> list[str]:
     for order, (uid, text) in enumerate(elements):
         own = words(text)
         score = len(own & wanted) / (1.0 + math.log1p(len(own)))
-        scored.append((-score, order, uid))
+        scored.append((-score, len(text.split()), order, uid))
     scored.sort()
-    return [uid for _, _, uid in scored]
+    return [uid for *_, uid in scored]
