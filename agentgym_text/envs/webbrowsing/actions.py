@@ -6,12 +6,13 @@ Two spellings are read. Mind2Web's lines (anywhere in the reply, other lines suc
     Action: TYPE
     Value: New York
 
-and one line, ``C. TYPE New York`` (also ``C CLICK``, ``C) SELECT: Pickup``). ``A`` is "None of the above" and
+and one line, ``C. TYPE New York`` (also ``C CLICK``, ``C) SELECT: Pickup``, after an optional ``Action:``; the
+last such line of the reply counts). ``A`` is "None of the above" and
 needs no operation. Anything else is refused with a message (``ActionError``), never an exception of another kind.
 
 >>> parse_answer("Thought: the search box.\\nAnswer: C.\\nAction: TYPE\\nValue: New York", 4)
 Answer(letter='C', op='TYPE', value='New York')
->>> parse_answer("B. click", 4)
+>>> parse_answer("Thought: the orders link.\nAction: B. click", 4)
 Answer(letter='B', op='CLICK', value='')
 >>> parse_answer("A.", 4)
 Answer(letter='A', op='', value='')
@@ -22,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agentgym_text.core.actions import ActionError, marker_pattern
+from agentgym_text.core.actions import ACTION_MARK, ActionError, marker_pattern
 from agentgym_text.core.info import InvalidReason
 
 __all__ = ["Answer", "parse_answer", "OPERATIONS", "format_answer"]
@@ -63,11 +64,13 @@ def _read(text: str) -> tuple[str, str, str]:
             action.group(1).upper() if action else "",
             value.group(1) if value else "",
         )
-    if _NONE_OF_THE_ABOVE.match(text):
-        return "A", "", ""
-    one = _ONE_LINE.match(text)
-    if one:
-        return one.group(1).upper(), one.group(2).upper(), one.group(3)
+    for line in reversed(text.splitlines()):  # the last line that is an answer, after an optional Action: mark
+        line = ACTION_MARK.sub("", line.strip(), count=1)
+        if _NONE_OF_THE_ABOVE.match(line):
+            return "A", "", ""
+        one = _ONE_LINE.match(line)
+        if one:
+            return one.group(1).upper(), one.group(2).upper(), one.group(3)
     raise ActionError(
         "Answer with a choice's letter, an operation and, to type or select, a value: 'Answer: C.' then "
         "'Action: TYPE' then 'Value: New York' on their own lines, or 'C. TYPE New York' on one line "
