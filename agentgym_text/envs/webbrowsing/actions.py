@@ -12,7 +12,7 @@ needs no operation. Anything else is refused with a message (``ActionError``), n
 
 >>> parse_answer("Thought: the search box.\\nAnswer: C.\\nAction: TYPE\\nValue: New York", 4)
 Answer(letter='C', op='TYPE', value='New York')
->>> parse_answer("Thought: the orders link.\nAction: B. click", 4)
+>>> parse_answer("Thought: the orders link.\\nAction: B. click", 4)
 Answer(letter='B', op='CLICK', value='')
 >>> parse_answer("A.", 4)
 Answer(letter='A', op='', value='')
