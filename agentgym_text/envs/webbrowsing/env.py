@@ -25,12 +25,18 @@ class WebBrowsingEnv(TextEnv):
     (element and operation); ``info["mind2web"]`` holds element accuracy, operation F1, step success rate and task
     success so far.
 
-    >>> env = WebBrowsingEnv()  # doctest: +SKIP
-    >>> obs, info = env.reset(options={"task_index": 0})  # doctest: +SKIP
-    >>> while not env.episode_over:  # doctest: +SKIP
+    Keyword arguments: ``task_file`` (a Mind2Web json file: its annotations replace the recorded tasks; see the
+    family README for the fields read) and ``num_candidates`` (element choices per step, 5 by default).
+
+    >>> env = WebBrowsingEnv()
+    >>> obs, info = env.reset(options={"task_index": 0})  # recorded in Chromium the first time
+    >>> "A. None of the above" in obs, info["progress_rate"]
+    (True, 0.0)
+    >>> while not env.episode_over:
     ...     obs, reward, terminated, truncated, info = env.step(env.expert_action())
-    >>> info["success"], info["progress_rate"]  # doctest: +SKIP
-    (True, 1.0)
+    >>> info["success"], info["progress_rate"], info["mind2web"]["step_success_rate"]
+    (True, 1.0, 1.0)
+    >>> env.close()
     """
 
     action_format = (
