@@ -9,6 +9,7 @@ last five.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agentgym_text.envs.webbrowsing.dataset import Annotation, Step
 from agentgym_text.envs.webbrowsing.html_tree import Node, node_text, parse_html, render_page
@@ -69,8 +70,10 @@ def _distractors(top: Node, step: Step, query: str, count: int) -> list[str]:
     return chosen
 
 
+@lru_cache(maxsize=512)
 def ask(annotation: Annotation, index: int, count: int) -> Question:
-    """The question of step ``index`` with ``count`` element choices (fewer when the page has fewer elements)."""
+    """The question of step ``index`` with ``count`` element choices (fewer when the page has fewer elements);
+    kept for the next episode of the same task."""
     step = annotation.steps[index]
     top = parse_html(step.html)
     previous = [earlier.repr for earlier in annotation.steps[:index]][-PREVIOUS_SHOWN:]
