@@ -190,3 +190,31 @@ def test_a_recorded_task_holds_its_gold_elements_and_the_expert_solves_it():
         _, _, _, _, info = env.step(env.expert_action())
     assert info["success"] and info["mind2web"]["step_success_rate"] == 1.0
     env.close()
+
+
+def test_neg_candidates_limit_the_distractors_and_a_missing_gold_is_answered_a(tmp_path):
+    record = _annotation("open item 2", [("p", "p2a", "CLICK"), ("q", "gone", "CLICK")])
+    record["actions"][0]["neg_candidates"] = [{"backend_node_id": "p7"}, {"backend_node_id": "p8"}]
+    path = tmp_path / "m2w.json"
+    path.write_text(json.dumps(record))
+    env = WebBrowsingEnv(task_file=path)
+    env.reset(options={"task_index": 0})
+    assert sorted(uid for uid, _ in env.unwrapped._question.choices) == ["p2a", "p7", "p8"]
+    env.step(env.expert_action())
+    assert env.expert_action() == "Answer: A."  # the gold element is not on the page
+    _, _, terminated, _, info = env.step(env.expert_action())
+    assert terminated and not info["success"] and info["mind2web"]["element_accuracy"] == 0.5
+
+
+def test_recorded_dom_numbers_elements_in_page_order_and_finds_the_marked_one():
+    from agentgym_text.envs.webbrowsing.recorder import to_cleaned_html
+
+    tree = ["html", {}, [["body", {}, ["Hi", ["input", {"type": "search", "gold": "1"}, []], ["a", {}, ["x<y"]]]]]]
+    cleaned, gold, elements = to_cleaned_html(tree)
+    assert gold == "3" and elements == [("1", "html"), ("2", "body"), ("3", "input"), ("4", "a")]
+    assert cleaned == (
+        '<html backend_node_id="1"><body backend_node_id="2">Hi<input backend_node_id="3" type="search"/>'
+        '<a backend_node_id="4">x&lt;y</a></body></html>'
+    )
+    top = parse_html(cleaned)
+    assert [node.uid for node in top.walk()] == ["1", "2", "3", "4"]
