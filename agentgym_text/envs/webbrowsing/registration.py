@@ -40,7 +40,7 @@ FAMILY = Family(
     outside_data=("task_file",),
     heavy=True,
     expert_sample=3,
-    thread_safe=False,  # not run through tests/test_thread_safety.py yet (a first reset records in Chromium)
+    thread_safe=True,  # tests/test_thread_safety.py (four threads recording from a cold cache, then replaying)
     whole_replies=True,  # the answer is Mind2Web's 'Answer:' / 'Action:' / 'Value:' lines
 )
 declare(FAMILY)
