@@ -74,7 +74,7 @@ def test_scripted_episode_scores_as_computed_by_hand(task_file):
     # step 3: a wrong element with the right operation -> element 0, F1 1, no success
     _, r3, terminated, _, info = env.step(f"{_other_letter(env, 'r5a')}. CLICK")
     assert terminated and not info["success"]
-    scores = info["mind2web"]
+    scores = info
     assert scores["element_accuracy"] == pytest.approx(2 / 3)
     assert scores["operation_f1"] == pytest.approx((1 + 1 / 3 + 1) / 3)
     assert scores["step_success_rate"] == pytest.approx(1 / 3)
@@ -90,7 +90,7 @@ def test_operation_f1_and_none_of_the_above_by_hand(task_file):
     env = WebBrowsingEnv(task_file=task_file)
     env.reset(options={"task_index": 1})
     _, _, terminated, _, info = env.step("A.")  # None of the above: wrong element, empty operation
-    assert terminated and info["mind2web"]["element_accuracy"] == 0.0 and info["mind2web"]["operation_f1"] == 0.0
+    assert terminated and info["element_accuracy"] == 0.0 and info["operation_f1"] == 0.0
 
 
 def test_expert_scores_one_on_every_file_task(task_file):
@@ -100,7 +100,7 @@ def test_expert_scores_one_on_every_file_task(task_file):
         while not env.episode_over:
             _, _, _, _, info = env.step(env.expert_action())
         assert info["success"] and info["progress_rate"] == 1.0
-        assert info["mind2web"]["element_accuracy"] == info["mind2web"]["step_success_rate"] == 1.0
+        assert info["element_accuracy"] == info["step_success_rate"] == 1.0
 
 
 def test_random_choice_scores_about_one_over_the_candidates(task_file):
@@ -115,7 +115,7 @@ def test_random_choice_scores_about_one_over_the_candidates(task_file):
             letter = chr(ord("B") + int(rng.integers(choices)))
             _, _, _, _, info = env.step(f"{letter}. CLICK")
             total += 1
-        right += info["mind2web"]["element_accuracy"] * info["mind2web"]["steps_answered"]
+        right += info["element_accuracy"] * info["steps_answered"]
     assert total == 300 * 2
     assert right / total == pytest.approx(1 / 5, abs=0.04)
 
@@ -138,7 +138,7 @@ def test_bad_answers_are_invalid_with_a_message(task_file, action, reason):
     obs, reward, terminated, truncated, info = env.step(action)
     assert not info["valid"] and info["invalid_reason"] == reason
     assert len(obs) > 20 and reward == 0.0 and not terminated
-    assert info["mind2web"]["steps_answered"] == 0  # the step is still to answer
+    assert info["steps_answered"] == 0  # the step is still to answer
     _, _, _, _, info = env.step(env.expert_action())
     assert info["valid"]
 
@@ -188,7 +188,7 @@ def test_a_recorded_task_holds_its_gold_elements_and_the_expert_solves_it():
     assert annotation.steps[0].op == "TYPE" and "A. None of the above" in obs
     while not env.episode_over:
         _, _, _, _, info = env.step(env.expert_action())
-    assert info["success"] and info["mind2web"]["step_success_rate"] == 1.0
+    assert info["success"] and info["step_success_rate"] == 1.0
     env.close()
 
 
@@ -203,7 +203,7 @@ def test_neg_candidates_limit_the_distractors_and_a_missing_gold_is_answered_a(t
     env.step(env.expert_action())
     assert env.expert_action() == "Answer: A."  # the gold element is not on the page
     _, _, terminated, _, info = env.step(env.expert_action())
-    assert terminated and not info["success"] and info["mind2web"]["element_accuracy"] == 0.5
+    assert terminated and not info["success"] and info["element_accuracy"] == 0.5
 
 
 def test_recorded_dom_numbers_elements_in_page_order_and_finds_the_marked_one():

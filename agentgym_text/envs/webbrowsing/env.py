@@ -22,8 +22,8 @@ _MAX_CHOICES = 25  # letters B to Z
 
 class WebBrowsingEnv(TextEnv):
     """Mind2Web's multiple-choice steps on recorded pages. Progress = the share of the task's steps answered right
-    (element and operation); ``info["mind2web"]`` holds element accuracy, operation F1, step success rate and task
-    success so far.
+    (element and operation); ``info`` also holds ``element_accuracy``, ``operation_f1``, ``step_success_rate`` and
+    ``task_success`` so far (with ``steps_answered`` and ``steps_total``).
 
     Keyword arguments: ``task_file`` (a Mind2Web json file: its annotations replace the recorded tasks; see the
     family README for the fields read) and ``num_candidates`` (element choices per step, 5 by default).
@@ -34,7 +34,7 @@ class WebBrowsingEnv(TextEnv):
     (True, 0.0)
     >>> while not env.episode_over:
     ...     obs, reward, terminated, truncated, info = env.step(env.expert_action())
-    >>> info["success"], info["progress_rate"], info["mind2web"]["step_success_rate"]
+    >>> info["success"], info["progress_rate"], info["step_success_rate"]
     (True, 1.0, 1.0)
     >>> env.close()
     """
@@ -115,5 +115,5 @@ class WebBrowsingEnv(TextEnv):
 
     def _info(self, *, valid: bool, invalid_reason: str | None) -> dict[str, Any]:
         info = super()._info(valid=valid, invalid_reason=invalid_reason)
-        info["mind2web"] = self._score.summary()
+        info.update(self._score.summary())  # flat keys: vector envs stack each one
         return info
