@@ -1,0 +1,145 @@
+"""Inspect AI: our Task, solver and scorer against ``run_eval`` on the same scripted actions, fully offline."""
+
+import json
+import socket
+from collections.abc import Sequence
+
+import pytest
+
+pytest.importorskip("inspect_ai", reason="needs the inspect extra")
+
+from inspect_ai import eval as inspect_eval  # noqa: E402
+from inspect_ai.log import read_eval_log  # noqa: E402
+from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
+
+from agentgym_text.agents.base import Agent, Decision, Turn  # noqa: E402
+from agentgym_text.eval import EvalConfig, run_eval  # noqa: E402
+from agentgym_text.integrations.inspect import agentgym  # noqa: E402
+from agentgym_text.testing.chat_server import ScriptedChatServer  # noqa: E402
+
+ENV_ID = "AgentQuest/Mastermind-v0"
+SCRIPT = ["guess 0123", "I am not sure.", "guess 0573", "guess 4567", "check valid actions", "guess 8901"]
+"""The action at step i is SCRIPT[i % 6], whatever the task: mastermind-003 is solved at step 3, the others not."""
+MAX_STEPS = 7
+TASKS = 5
+USAGE = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)  # without it mockllm fetches a tokenizer
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    """Every connection or name lookup that leaves 127.0.0.1 fails and is recorded."""
+    attempts = []
+    connect, getaddrinfo = socket.socket.connect, socket.getaddrinfo
+
+    def local(host) -> bool:
+        return str(host) in ("127.0.0.1", "localhost", "::1")
+
+    def guarded_connect(self, address):
+        if self.family in (socket.AF_INET, socket.AF_INET6) and not local(address[0]):
+            attempts.append(address)
+            raise OSError(f"blocked by the test: {address}")
+        return connect(self, address)
+
+    def guarded_getaddrinfo(host, *args, **kwargs):
+        if host is not None and not local(host):
+            attempts.append(host)
+            raise socket.gaierror(f"blocked by the test: {host}")
+        return getaddrinfo(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
+    monkeypatch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)
+    yield attempts
+    assert attempts == [], f"something tried to leave the machine: {attempts}"
+
+
+def _steps_taken(messages) -> int:
+    return sum(1 for message in messages if message.role == "assistant")
+
+
+def scripted_text(messages, tools, tool_choice, config) -> ModelOutput:
+    output = ModelOutput.from_content(model="mockllm", content=f"Action: {SCRIPT[_steps_taken(messages) % 6]}")
+    output.usage = USAGE
+    return output
+
+
+def scripted_tool_call(messages, tools, tool_choice, config) -> ModelOutput:
+    assert [tool.name for tool in tools] == ["act"]
+    command = SCRIPT[_steps_taken(messages) % 6]
+    output = ModelOutput.for_tool_call(model="mockllm", tool_name="act", tool_arguments={"command": command})
+    output.usage = USAGE
+    return output
+
+
+class ScriptedAgent(Agent):
+    name = "scripted"
+
+    def act(self, turns: Sequence[Turn]) -> list[Decision]:
+        return [Decision(action=SCRIPT[turn.step % 6]) for turn in turns]
+
+
+@pytest.fixture(scope="module")
+def run_eval_rows(tmp_path_factory):
+    out = tmp_path_factory.mktemp("run_eval")
+    config = EvalConfig(envs=ENV_ID, tasks=str(TASKS), max_steps=MAX_STEPS, progress_bar=False)
+    run_eval(ScriptedAgent(), config, out)
+    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    return {row["task_id"]: row for row in rows}
+
+
+def _per_sample(samples) -> dict:
+    return {
+        sample.id: {
+            "progress_rate": sample.scores["env_score"].value["progress_rate"],
+            "success": sample.scores["env_score"].value["success"],
+            "grounding_accuracy": sample.scores["env_score"].value["grounding_accuracy"],
+            "finish_reason": sample.scores["env_score"].answer,
+            "steps": sample.scores["env_score"].metadata["steps"],
+        }
+        for sample in samples
+    }
+
+
+def _expected(rows: dict) -> dict:
+    return {
+        task_id: {
+            "progress_rate": row["progress_rate"],
+            "success": float(row["success"]),
+            "grounding_accuracy": row["grounding_accuracy"],
+            "finish_reason": row["finish_reason"],
+            "steps": row["steps"],
+        }
+        for task_id, row in rows.items()
+    }
+
+
+@pytest.mark.parametrize("tools", [False, True], ids=["text", "tool_calls"])
+def test_per_sample_scores_equal_run_eval_and_the_log_reads_back(no_network, run_eval_rows, tmp_path, tools):
+    model = get_model("mockllm/model", custom_outputs=scripted_tool_call if tools else scripted_text)
+    task = agentgym(env_id=ENV_ID, limit=TASKS, max_steps=MAX_STEPS, tools=tools)
+    (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")
+    assert log.status == "success"
+    expected = _expected(run_eval_rows)
+    assert _per_sample(log.samples) == expected
+    assert {row["success"] for row in run_eval_rows.values()} == {True, False}  # the script wins one task only
+
+    again = read_eval_log(log.location)
+    assert again.location.endswith(".eval") and _per_sample(again.samples) == expected
+    means = {score.name: score.metrics["mean"].value for score in again.results.scores}
+    assert means["progress_rate"] == pytest.approx(sum(r["progress_rate"] for r in expected.values()) / TASKS)
+    assert means["success"] == pytest.approx(1 / TASKS)
+    solved = next(sample for sample in again.samples if sample.id == "mastermind-003")
+    assert [message.role for message in solved.messages][:3] == ["system", "user", "assistant"]
+
+
+def test_an_openai_compatible_server_on_loopback_plays_the_same_episodes(no_network, run_eval_rows, tmp_path):
+    """``--model openai-api/...`` as a user runs it, against a scripted chat server on 127.0.0.1."""
+
+    def policy(messages):
+        return f"Action: {SCRIPT[sum(1 for m in messages if m['role'] == 'assistant') % 6]}"
+
+    with ScriptedChatServer(policy) as server:
+        model = get_model("openai-api/local/scripted", base_url=server.base_url, api_key="unused")
+        task = agentgym(env_id=ENV_ID, limit=TASKS, max_steps=MAX_STEPS)
+        (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")
+    assert log.status == "success"
+    assert _per_sample(log.samples) == _expected(run_eval_rows)
