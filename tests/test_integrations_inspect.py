@@ -1,25 +1,19 @@
 """Inspect AI: our Task, solver and scorer against ``run_eval`` on the same scripted actions, fully offline."""
 
-import json
 import socket
-from collections.abc import Sequence
 
 import pytest
 
-pytest.importorskip("inspect_ai", reason="needs the inspect extra")
+pytest.importorskip("inspect_ai", reason="needs the inspect extra (make test-integrations)")
 
 from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.log import read_eval_log  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
-from agentgym_text.agents.base import Agent, Decision, Turn  # noqa: E402
-from agentgym_text.eval import EvalConfig, run_eval  # noqa: E402
 from agentgym_text.integrations.inspect import agentgym  # noqa: E402
 from agentgym_text.testing.chat_server import ScriptedChatServer  # noqa: E402
+from tests.integrations_script import ENV_ID, chat_policy, run_eval_rows, scripted_action  # noqa: E402
 
-ENV_ID = "AgentQuest/Mastermind-v0"
-SCRIPT = ["guess 0123", "I am not sure.", "guess 0573", "guess 4567", "check valid actions", "guess 8901"]
-"""The action at step i is SCRIPT[i % 6], whatever the task: mastermind-003 is solved at step 3, the others not."""
 MAX_STEPS = 7
 TASKS = 5
 USAGE = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)  # without it mockllm fetches a tokenizer
@@ -57,33 +51,22 @@ def _steps_taken(messages) -> int:
 
 
 def scripted_text(messages, tools, tool_choice, config) -> ModelOutput:
-    output = ModelOutput.from_content(model="mockllm", content=f"Action: {SCRIPT[_steps_taken(messages) % 6]}")
+    output = ModelOutput.from_content(model="mockllm", content=f"Action: {scripted_action(_steps_taken(messages))}")
     output.usage = USAGE
     return output
 
 
 def scripted_tool_call(messages, tools, tool_choice, config) -> ModelOutput:
     assert [tool.name for tool in tools] == ["act"]
-    command = SCRIPT[_steps_taken(messages) % 6]
+    command = scripted_action(_steps_taken(messages))
     output = ModelOutput.for_tool_call(model="mockllm", tool_name="act", tool_arguments={"command": command})
     output.usage = USAGE
     return output
 
 
-class ScriptedAgent(Agent):
-    name = "scripted"
-
-    def act(self, turns: Sequence[Turn]) -> list[Decision]:
-        return [Decision(action=SCRIPT[turn.step % 6]) for turn in turns]
-
-
 @pytest.fixture(scope="module")
-def run_eval_rows(tmp_path_factory):
-    out = tmp_path_factory.mktemp("run_eval")
-    config = EvalConfig(envs=ENV_ID, tasks=str(TASKS), max_steps=MAX_STEPS, progress_bar=False)
-    run_eval(ScriptedAgent(), config, out)
-    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
-    return {row["task_id"]: row for row in rows}
+def expected_rows(tmp_path_factory):
+    return run_eval_rows(tmp_path_factory.mktemp("run_eval"), str(TASKS), MAX_STEPS)
 
 
 def _per_sample(samples) -> dict:
@@ -113,14 +96,14 @@ def _expected(rows: dict) -> dict:
 
 
 @pytest.mark.parametrize("tools", [False, True], ids=["text", "tool_calls"])
-def test_per_sample_scores_equal_run_eval_and_the_log_reads_back(no_network, run_eval_rows, tmp_path, tools):
+def test_per_sample_scores_equal_run_eval_and_the_log_reads_back(no_network, expected_rows, tmp_path, tools):
     model = get_model("mockllm/model", custom_outputs=scripted_tool_call if tools else scripted_text)
     task = agentgym(env_id=ENV_ID, limit=TASKS, max_steps=MAX_STEPS, tools=tools)
     (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")
     assert log.status == "success"
-    expected = _expected(run_eval_rows)
+    expected = _expected(expected_rows)
     assert _per_sample(log.samples) == expected
-    assert {row["success"] for row in run_eval_rows.values()} == {True, False}  # the script wins one task only
+    assert {row["success"] for row in expected_rows.values()} == {True, False}  # the script wins one task only
 
     again = read_eval_log(log.location)
     assert again.location.endswith(".eval") and _per_sample(again.samples) == expected
@@ -131,15 +114,12 @@ def test_per_sample_scores_equal_run_eval_and_the_log_reads_back(no_network, run
     assert [message.role for message in solved.messages][:3] == ["system", "user", "assistant"]
 
 
-def test_an_openai_compatible_server_on_loopback_plays_the_same_episodes(no_network, run_eval_rows, tmp_path):
+def test_an_openai_compatible_server_on_loopback_plays_the_same_episodes(no_network, expected_rows, tmp_path):
     """``--model openai-api/...`` as a user runs it, against a scripted chat server on 127.0.0.1."""
 
-    def policy(messages):
-        return f"Action: {SCRIPT[sum(1 for m in messages if m['role'] == 'assistant') % 6]}"
-
-    with ScriptedChatServer(policy) as server:
+    with ScriptedChatServer(chat_policy) as server:
         model = get_model("openai-api/local/scripted", base_url=server.base_url, api_key="unused")
         task = agentgym(env_id=ENV_ID, limit=TASKS, max_steps=MAX_STEPS)
         (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")
     assert log.status == "success"
-    assert _per_sample(log.samples) == _expected(run_eval_rows)
+    assert _per_sample(log.samples) == _expected(expected_rows)

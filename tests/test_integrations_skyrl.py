@@ -3,7 +3,7 @@ driven as SkyRL's generator drives it, on three ids."""
 
 import pytest
 
-skyrl_gym = pytest.importorskip("skyrl_gym", reason="needs the skyrl extra")
+skyrl_gym = pytest.importorskip("skyrl_gym", reason="needs the skyrl extra (make test-integrations)")
 
 from agentgym_text.integrations.chat import ChatEnv  # noqa: E402
 from agentgym_text.integrations.skyrl import GENERIC_ENV_CLASS, register_envs, skyrl_rows  # noqa: E402
