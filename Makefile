@@ -47,11 +47,11 @@ INT_TESTS := tests/test_integrations_skyrl.py tests/test_integrations_inspect.py
 $(INT_STAMP): pyproject.toml integrations/agentgym-vf/pyproject.toml
 	test -x $(INT_VENV)/bin/python || $(PYTHON) -m venv $(INT_VENV)
 	$(INT_VENV)/bin/python -m pip install -q --upgrade pip
-	$(INT_VENV)/bin/python -m pip install -q -e ".[openenv,skyrl,inspect,verifiers]" -e integrations/agentgym-vf \
+	$(INT_VENV)/bin/python -m pip install -q -e ".[openenv,skyrl,inspect,verifiers,webarena]" -e integrations/agentgym-vf \
 		"pytest>=8" "pytest-timeout>=2"
 	touch $(INT_STAMP)
 
-test-integrations: $(INT_STAMP)
+test-integrations: system $(INT_STAMP)
 	$(INT_VENV)/bin/python -m pytest -q -p no:cacheprovider $(INT_TESTS)
 
 lint: install

@@ -1,6 +1,11 @@
 """Inspect AI: our Task, solver and scorer against ``run_eval`` on the same scripted actions, fully offline."""
 
+import shutil
 import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -123,3 +128,58 @@ def test_an_openai_compatible_server_on_loopback_plays_the_same_episodes(no_netw
         (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")
     assert log.status == "success"
     assert _per_sample(log.samples) == _expected(expected_rows)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_the_log_viewer_opens_our_log_offline_in_headless_chromium(tmp_path):
+    """``inspect view`` serves our log on 127.0.0.1; Chromium (every request outside the viewer refused and
+    recorded) lists the task, opens it and shows each sample's answer and scores; the screenshot is kept."""
+    playwright = pytest.importorskip("playwright.sync_api", reason="needs playwright (make test-integrations)")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("needs Debian's Chromium (make system; make test-integrations)")
+    model = get_model("mockllm/model", custom_outputs=scripted_text)
+    inspect_eval(agentgym(env_id=ENV_ID, offset=2, limit=2, max_steps=MAX_STEPS), model=model, log_dir=str(tmp_path))
+    port = _free_port()
+    viewer = subprocess.Popen(
+        [str(Path(sys.executable).with_name("inspect")), "view", "--log-dir", str(tmp_path), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    origin = f"http://127.0.0.1:{port}"
+    refused = []
+
+    def only_the_viewer(route):
+        if route.request.url.startswith((origin, "data:", "blob:")):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    try:
+        with playwright.sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.route("**/*", only_the_viewer)
+            for _ in range(120):  # the viewer takes a few seconds to start
+                try:
+                    page.goto(origin + "/")
+                    break
+                except playwright.Error:
+                    time.sleep(0.5)
+            page.get_by_text("agentgym-AgentQuest-Mastermind-v0").first.click(timeout=60_000)
+            page.get_by_text("mastermind-003").first.wait_for(timeout=60_000)
+            text = page.inner_text("body")
+            page.screenshot(path=str(tmp_path / "inspect-viewer.png"))
+            browser.close()
+    finally:
+        viewer.terminate()
+        viewer.wait(timeout=10)
+    assert refused == []
+    assert "mastermind-002" in text and "success" in text and "step_limit" in text and "progress_rate" in text
+    assert (tmp_path / "inspect-viewer.png").stat().st_size > 10_000
