@@ -350,3 +350,15 @@ def test_openenv_installs_cleanly_beside_verifiers():
         pytest.skip("verifiers is not installed (make test-integrations installs it)")
     check = subprocess.run([sys.executable, "-m", "pip", "check"], capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_the_web_interface_draws_the_observation_and_offers_the_help_action():
+    from agentgym_text.integrations.openenv_server import AgentGymEnvironment
+
+    env = AgentGymEnvironment("AgentQuest/Mastermind-v0")
+    assert env.web_actions({}) == []  # no env made yet (task API calls make none either)
+    observation = env.reset(task_id="mastermind-003")
+    drawn = env.render_web({**observation.model_dump(), "text": "<script>x</script>", "done": False})
+    assert "mastermind-003" in drawn and "&lt;script&gt;" in drawn and "<script>" not in drawn
+    assert env.web_actions(observation.model_dump()) == [("check valid actions", {"message": "check valid actions"})]
+    env.close()
