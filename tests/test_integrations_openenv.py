@@ -362,3 +362,17 @@ def test_the_web_interface_draws_the_observation_and_offers_the_help_action():
     assert "mastermind-003" in drawn and "&lt;script&gt;" in drawn and "<script>" not in drawn
     assert env.web_actions(observation.model_dump()) == [("check valid actions", {"message": "check valid actions"})]
     env.close()
+
+
+def test_a_server_made_with_kwargs_serves_the_tasks_those_kwargs_make():
+    from agentgym_text.integrations.openenv_server import AgentGymEnvironment
+
+    env = AgentGymEnvironment("AgentQuest/Mastermind-v0", max_episode_steps=7)
+    assert env.list_splits() == ["test"]  # a train row carries kwargs of its own
+    assert env.num_tasks("test") == len(tasks("AgentQuest/Mastermind-v0", "test"))
+    assert env.get_task("test", 3)["env_kwargs"] == {"max_episode_steps": 7}
+    observation = env.reset(split="test", index=3)
+    assert observation.task_id == "mastermind-003" and observation.max_steps == 7
+    with pytest.raises(ValueError, match="no split 'train'"):
+        env.num_tasks("train")
+    env.close()

@@ -30,7 +30,16 @@ import gymnasium as gym
 from agentgym_text.core.family import TrainSplit
 from agentgym_text.core.registry import get_entry, list_envs
 
-__all__ = ["tasks", "iter_tasks", "count_tasks", "train_instances", "train_splits", "to_hf_dataset", "SPLITS", "make_env"]
+__all__ = [
+    "tasks",
+    "iter_tasks",
+    "count_tasks",
+    "train_instances",
+    "train_splits",
+    "to_hf_dataset",
+    "SPLITS",
+    "make_env",
+]
 
 SPLITS = ("test", "train")
 DEFAULT_TRAIN_SIZE = 200

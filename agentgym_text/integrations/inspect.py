@@ -81,7 +81,8 @@ def agentgym(
 ) -> Task:
     """``env_id``'s ``split`` played to each episode's end and scored by progress, success and grounding.
     ``max_steps`` sets the step budget (``gym.make``'s ``max_episode_steps``; default the task's own);
-    ``env_kwargs`` are further ``gym.make`` kwargs (a dict, or JSON from the command line)."""
+    ``env_kwargs`` are further ``gym.make`` kwargs (a dict, or JSON from the command line). Both apply to the test
+    split (``datasets.tasks`` refuses kwargs for a train split, whose rows carry their own)."""
     kwargs = json.loads(env_kwargs) if isinstance(env_kwargs, str) else dict(env_kwargs or {})
     if max_steps is not None:
         kwargs["max_episode_steps"] = int(max_steps)

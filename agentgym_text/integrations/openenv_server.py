@@ -87,31 +87,33 @@ def env_name(env_id: str) -> str:
     return env_id.replace("/", "-")
 
 
-def task_splits(env_id: str) -> tuple[str, ...]:
-    """The splits of ``env_id``: "test" (the shipped tasks) and "train" where the family declares one."""
+def task_splits(env_id: str, env_kwargs: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """The splits of ``env_id``: "test" (the shipped tasks, or those ``env_kwargs`` name) and "train" where the
+    family declares one (served without kwargs: a train row's kwargs are its own)."""
     from agentgym_text.integrations.datasets import train_splits
 
-    return ("test", "train") if train_splits()[env_id].available else ("test",)
+    return ("test", "train") if train_splits()[env_id].available and not env_kwargs else ("test",)
 
 
 def _kwargs_key(env_kwargs: dict[str, Any]) -> str:
     return json.dumps(env_kwargs, sort_keys=True, default=str)
 
 
-def _check_split(env_id: str, split: str) -> None:
-    if split not in task_splits(env_id):
-        raise ValueError(f"{env_id} has no split {split!r}; its splits are {', '.join(task_splits(env_id))}")
+def _check_split(env_id: str, env_kwargs: dict[str, Any], split: str) -> None:
+    splits = task_splits(env_id, env_kwargs)
+    if split not in splits:
+        raise ValueError(f"{env_id} (served with {env_kwargs}) has no split {split!r}; its splits: {', '.join(splits)}")
 
 
 @functools.lru_cache(maxsize=64)
 def _count(env_id: str, kwargs_key: str, split: str) -> int:
     from agentgym_text.integrations.datasets import count_tasks
 
-    return count_tasks(env_id, split, env_kwargs=json.loads(kwargs_key))
+    return count_tasks(env_id, split, env_kwargs=json.loads(kwargs_key) or None)
 
 
 def task_count(env_id: str, env_kwargs: dict[str, Any], split: str) -> int:
-    _check_split(env_id, split)
+    _check_split(env_id, env_kwargs, split)
     return _count(env_id, _kwargs_key(env_kwargs), split)
 
 
@@ -119,7 +121,7 @@ def task_count(env_id: str, env_kwargs: dict[str, Any], split: str) -> int:
 def _row(env_id: str, kwargs_key: str, split: str, index: int) -> str:
     from agentgym_text.integrations.datasets import tasks
 
-    (row,) = tasks(env_id, split, offset=index, limit=1, env_kwargs=json.loads(kwargs_key))
+    (row,) = tasks(env_id, split, offset=index, limit=1, env_kwargs=json.loads(kwargs_key) or None)
     return json.dumps(row)
 
 
@@ -263,7 +265,7 @@ def _models() -> dict[str, type]:
 
         # OpenEnv's task API (a structural protocol: these methods are found by name).
         def list_splits(self) -> list[str]:
-            return list(task_splits(self.env_id))
+            return list(task_splits(self.env_id, self.env_kwargs))
 
         def num_tasks(self, split: str) -> int:
             return task_count(self.env_id, self.env_kwargs, split)
