@@ -30,7 +30,16 @@ import gymnasium as gym
 from agentgym_text.core.family import TrainSplit
 from agentgym_text.core.registry import get_entry, list_envs
 
-__all__ = ["tasks", "iter_tasks", "train_instances", "train_splits", "to_hf_dataset", "SPLITS", "make_env"]
+__all__ = [
+    "tasks",
+    "iter_tasks",
+    "count_tasks",
+    "train_instances",
+    "train_splits",
+    "to_hf_dataset",
+    "SPLITS",
+    "make_env",
+]
 
 SPLITS = ("test", "train")
 DEFAULT_TRAIN_SIZE = 200
@@ -83,6 +92,11 @@ def _instances(
     finally:
         env.close()
     return [(dict(env_kwargs or {}), task_id, 0) for task_id in ids]
+
+
+def count_tasks(env_id: str, split: str = "test", *, env_kwargs: dict[str, Any] | None = None) -> int:
+    """How many rows ``tasks(env_id, split, env_kwargs=...)`` has, without resetting any of them."""
+    return len(_instances(env_id, split, None, env_kwargs))
 
 
 def iter_tasks(
