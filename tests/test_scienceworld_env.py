@@ -22,6 +22,7 @@ from agentgym_text.envs.scienceworld.engine import (
     find_java,
 )
 from agentgym_text.envs.scienceworld.tasks import load_instances, task_id_for
+from agentgym_text.testing.contract import EXPERT_BUDGET
 
 ENV_ID = "AgentBoard/ScienceWorld-v0"
 
@@ -44,7 +45,8 @@ ALL_TASK_IDS = [task_id_for(inst["task_name"], inst["variation"]) for inst in lo
 
 @pytest.fixture(scope="module")
 def env():
-    made = gym.make(ENV_ID, text_format="clear")  # this module tests the package's own text and validity
+    # this module tests the package's own text and validity; the expert's paths may be longer than AgentBoard's 30
+    made = gym.make(ENV_ID, text_format="clear", max_episode_steps=EXPERT_BUDGET)
     yield made
     made.close()
 
