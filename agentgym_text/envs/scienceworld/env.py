@@ -18,10 +18,16 @@ AgentBoard's own env with it):
   the simulator as a wrong answer ("Unknown action. Type 'help' ..."), uses up a time step and is lost; here the
   question is cancelled first (as the simulator's "or blank to cancel" allows) and the command is carried out,
   and a number that answers the question is a valid action.
+- FIX completion (only with ``agentboard_data=``): AgentBoard reads no simulator success: where its regexes miss
+  part of a completed task, it plays on and scores the regexes matched; here the simulator's success ends the
+  episode as a success with progress 1.0.
+- Progress and success: with ``agentboard_data=`` (or the setting ``AGENTGYM_TEXT_AGENTBOARD_DATA``) AgentBoard's,
+  from the file's lines (``agentboard_data.py``): its regexes searched in every simulator answer, sticky, matched /
+  number, done and a success when all matched; the simulator's success and failure end nothing with fixes off.
+  Without the folder, this package's ordered subgoals and the simulator's success (not AgentBoard's annotation).
 - Not AgentBoard's: inputs the core answers before the family sees them (empty, huge, non-text, spellings of the
-  help action such as "help" or "Check Valid Actions."; an "Action:" marker and a final period are removed), the
-  footer the core adds to the first observation (goal, action format, step budget), and progress and success
-  (this package's ordered subgoals and the simulator's success, not AgentBoard's label regexes). Text over 300
+  help action such as "help" or "Check Valid Actions."; an "Action:" marker and a final period are removed), and
+  the footer the core adds to the first observation (goal, action format, step budget). Text over 300
   characters or with characters no command uses gets the simulator's "No known action matches that input."
   without reaching it (the simulator would answer the same and let no time pass).
 - Engine: AgentBoard ran scienceworld 1.1.3 (its requirements do not pin it; 1.1.3 was the newest release until
@@ -112,6 +118,10 @@ class ScienceWorldTextEnv(TextEnv):
     objects the simulator cannot match ("No known action matches that input.") and actions it refuses ("The door
     is already open.") are invalid, with a hint. An "Ambiguous request" question is valid; the next action may
     then be one of the listed numbers.
+
+    ``agentboard_data=`` (default: the setting ``AGENTGYM_TEXT_AGENTBOARD_DATA``) plays the lines of AgentBoard's
+    ``scienceworld/test.jsonl`` in that folder, with their goals, difficulty labels and AgentBoard's progress rule
+    (``agentboard_data.py``); it needs ``text_format="agentboard"``. Every task's budget is AgentBoard's 30 steps.
 
     The expert (``expert.py``) follows the gold path from the current state: it undoes what the agent did off
     the path where that can be undone and re-aligns with the path; it looks at what a gold action would find
