@@ -116,7 +116,7 @@ def test_a_reused_jvm_plays_an_episode_exactly_as_a_fresh_one(env):
     other = next(t for t in ALL_TASK_IDS if t.startswith("scienceworld-find-animal-"))
     _random_trace(env, other, seed=1)
     reused = _random_trace(env, wandering, seed=7)
-    fresh_env = gym.make(ENV_ID, text_format="clear")
+    fresh_env = gym.make(ENV_ID, text_format="clear", max_episode_steps=EXPERT_BUDGET)  # the same budget line
     try:
         fresh = _random_trace(fresh_env, wandering, seed=7)
     finally:
@@ -366,7 +366,7 @@ def test_a_jvm_restart_between_episodes_leaves_trajectories_unchanged(env, kwarg
     _random_trace(env, other, seed=1)
     reused = _random_trace(env, wandering, seed=7)
     assert env.unwrapped.jvm_restarts == 0
-    recycling = gym.make(ENV_ID, text_format="clear", **kwargs)
+    recycling = gym.make(ENV_ID, text_format="clear", max_episode_steps=EXPERT_BUDGET, **kwargs)
     try:
         _random_trace(recycling, other, seed=1)
         first_pid = recycling.unwrapped.jvm_pid
