@@ -51,7 +51,7 @@ class LabelProgress:
     """AgentBoard's ScienceWorld progress: each regex searched in every step's observation, sticky; matched / n."""
 
     patterns: tuple[str, ...]
-    done: list[bool] = field(default_factory=list)
+    done: list[bool] = field(init=False)
 
     def __post_init__(self) -> None:
         self._compiled = [re.compile(pattern) for pattern in self.patterns]
