@@ -15,19 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
 
-# The benchmarks named after engines (scienceworld.py, alfworld.py, ...) shadow their packages when this folder is
-# on the path, as it is when this file runs as a script: drop it.
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE] + [os.path.dirname(_HERE)]
+import gymnasium as gym
 
-import gymnasium as gym  # noqa: E402
-
-import agentgym_text  # noqa: F401,E402  (registers the ids)
-from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError  # noqa: E402
-from agentgym_text.core.registry import entry_status, list_envs  # noqa: E402
+import agentgym_text  # noqa: F401  (registers the ids)
+from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError
+from agentgym_text.core.registry import entry_status, list_envs
 
 __all__ = ["difficulty_agreement", "progress_agreement"]
 
