@@ -1,18 +1,33 @@
-"""Record AgentBoard's own PDDL env on its 60 problem files (a reference for tests, never a runtime dependency).
+"""Record AgentBoard's own PDDL env (a reference for tests, never a runtime dependency).
 
 Runs AgentBoard's ``environment/pddl_env/pddl_env.py`` and its bundled pddlgym fork UNMODIFIED, taken from a
 snapshot of hkust-nlp/AgentBoard, in a separate virtual environment (gym 0.24, nltk, numpy<2, matplotlib,
-imageio, scikit-image), on the 60 problems AgentBoard evaluates (gripper prob01-20, blockworld problem1-10 in
-pddlgym's lexicographic order, barman p01-20, tyreworld p01-10). For each problem it writes the problem file's
-text, pddlgym's parsed initial state and goal, the first observation, goal text and action listing, and a seeded
-random trajectory (admissible actions plus a share of invalid ones, ``look around`` and ``check valid actions``)
-with each step's observation, validity, progress rate, done flag and action listing to
-``tests/reference/pddl_agentboard.json``, which ``tests/test_pddl_words.py`` replays on ``AgentBoard/PDDL-v0``.
+imageio, scikit-image). Three recordings:
+
+- ``--record`` (``tests/reference/pddl_agentboard.json``): the 60 problems AgentBoard evaluates (gripper
+  prob01-20, blockworld problem1-10 in pddlgym's lexicographic order, barman p01-20, tyreworld p01-10). Per
+  problem: the problem file's text, pddlgym's parsed initial state and goal, the first observation and goal text, a
+  seeded random trajectory of 30 steps (listed actions plus a share of invalid ones, ``look around`` and ``check
+  valid actions``) with each step's observation, validity, progress and done flag, and at every state reached the
+  exhaustive probes: every listed action in each of its written forms (:func:`variants`: AgentBoard's listing
+  text as it is and stripped, with a final period, ``name arg arg`` with and without one), each sent to the env
+  and the env put back, their outcomes coded by :func:`outcome_code`.
+- ``--record --problems ours`` (``tests/reference/pddl_agentboard_ours.json``): the same on agentgym-text's 60
+  shipped problems, put in a copy of AgentBoard's files under AgentBoard's file names and its domains' spelling
+  (:func:`_our_problems_tree`; AgentBoard's code and domain files untouched).
+- ``--record --data DIR --progress-out OUT``: AgentBoard's env on our 60 problems labelled from ``DIR/pddl/test.jsonl``
+  as its loader labels them; writes ``OUT/pddl.json`` (task id, AgentBoard's difficulty label, actions, its progress
+  after each) for ``benchmarks/agentboard_data.py`` and ``tests/test_pddl_agentboard_data.py`` (committed:
+  ``tests/reference/agentboard_progress/pddl.json``, from the fixture lines that test writes).
+
+``tests/test_pddl_words.py`` replays the first two on ``AgentBoard/PDDL-v0``.
 
 Usage (two stages; the second runs inside the reference venv)::
 
     python tests/reference/record_pddl.py --setup --git-dir PATH   # venv + AgentBoard source under /tmp
-    PYTHONHASHSEED=0 /tmp/agentboard-pddl-venv/bin/python tests/reference/record_pddl.py --record
+    PYTHONHASHSEED=0 /tmp/agentboard-pddl-venv/bin/python tests/reference/record_pddl.py --record [--problems ours]
+    PYTHONHASHSEED=0 /tmp/agentboard-pddl-venv/bin/python tests/reference/record_pddl.py --record --data DIR \\
+        --progress-out OUT
 
 (``--out PATH`` writes elsewhere: under another PYTHONHASHSEED AgentBoard's own listings come out in another order.)
 
@@ -22,8 +37,8 @@ Usage (two stages; the second runs inside the reference venv)::
 here: it fails and returns) and ``nltk.word_tokenize``, which needs the Punkt sentence model: setup writes an
 untrained English ``punkt_tab`` model (empty parameter files) under ``/tmp/agentboard-pddl-src/nltk_data``. It
 differs from the trained one only in where it ends sentences (abbreviations), which no recorded action exercises
-(each is one sentence). Nothing of AgentBoard's code is copied into this repository; the recording holds the
-problem files' text (Apache-2.0, as AgentBoard's code) so the replay test needs no network.
+(each is one sentence). Nothing of AgentBoard's code is copied into this repository; the recording holds
+AgentBoard's problem files' text (Apache-2.0, as AgentBoard's code) so the replay test needs no network.
 """
 
 from __future__ import annotations
