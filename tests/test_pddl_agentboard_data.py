@@ -140,9 +140,10 @@ def _replay_recording(folder: Path, fixes: bool) -> tuple[int, int, int, int]:
     return agree, steps, labels, len(recorded)
 
 
-def test_agentboards_own_env_on_our_problems_gives_the_same_progress_on_every_step(folder: Path):
-    agree, steps, labels, episodes = _replay_recording(folder, fixes=False)
-    print(f"progress agrees on {agree}/{steps} steps; difficulty on {labels}/{episodes} episodes")
+@pytest.mark.parametrize("fixes", [False, True])  # no metric fix: the same either way
+def test_agentboards_own_env_on_our_problems_gives_the_same_progress_on_every_step(folder: Path, fixes: bool):
+    agree, steps, labels, episodes = _replay_recording(folder, fixes)
+    print(f"fixes={fixes}: progress agrees on {agree}/{steps} steps; difficulty on {labels}/{episodes} episodes")
     assert episodes == 60 and steps > 1000
     assert agree == steps and labels == episodes
 
