@@ -1,8 +1,11 @@
-"""AgentBoard/PDDL-v0 speaks AgentBoard's words: replay of AgentBoard's own trajectories on its 60 problem files.
+"""AgentBoard/PDDL-v0 speaks AgentBoard's words: replay of AgentBoard's own env on its 60 problem files and ours.
 
-``tests/reference/pddl_agentboard.json`` was written by ``tests/reference/record_pddl.py``, which runs AgentBoard's
-unmodified PDDL env (its bundled pddlgym, gym 0.24, in a separate venv) on the 60 problems AgentBoard evaluates,
-with seeded random actions; it holds each problem file's text, which these tests load with ``problem_file=``.
+``tests/reference/pddl_agentboard.json`` and ``pddl_agentboard_ours.json`` were written by
+``tests/reference/record_pddl.py``, which runs AgentBoard's unmodified PDDL env (its bundled pddlgym, gym 0.24, in a
+separate venv) on the 60 problems AgentBoard evaluates (each file's text is in the recording; these tests load it
+with ``problem_file=``) and on our 60 shipped problems, with seeded random actions; at every state it probed every
+listed action in each of its written forms (``record_pddl.variants``), and these tests send the same texts to a
+copy of our env at the same state.
 """
 
 from __future__ import annotations
