@@ -2,8 +2,8 @@
 AgentBoard's order, difficulty comes from the file, progress is AgentBoard's goal-fact rule, bad files are refused.
 
 The files are written here in AgentBoard's format (its own data is GPL-2.0 and never in the repository).
-``tests/reference/agentboard_progress/pddl.json`` was recorded by ``tests/reference/record_pddl.py --record --data
-DIR`` from AgentBoard's own env playing our problems, labelled by the lines :func:`fixture_lines` writes.
+``tests/reference/pddl_agentboard_progress.json`` was recorded by ``tests/reference/record_pddl.py --record
+--fixture`` from AgentBoard's own env playing our problems, labelled by the lines its ``fixture_lines`` writes.
 """
 
 from __future__ import annotations
@@ -19,18 +19,12 @@ from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError
 from agentgym_text.envs.pddl.agentboard_data import agentboard_order
 from agentgym_text.envs.pddl.tasks import shipped_tasks
 from tests.agentboard_fixtures import write_task_file
+from tests.test_pddl_words import RECORDER
 
 ENV_ID = "AgentBoard/PDDL-v0"
-RECORDED = Path(__file__).resolve().parent / "reference" / "agentboard_progress" / "pddl.json"
-
-
-def fixture_lines() -> list[dict]:
-    """60 lines in AgentBoard's format: every fourth line (from the second) "hard", others "easy"; the other fields
-    are ones AgentBoard's PDDL loader does not read."""
-    return [
-        {"difficulty": "hard" if k % 4 == 1 else "easy", "goal": "not read", "additional_info": {"k": k}}
-        for k in range(60)
-    ]
+RECORDED = Path(__file__).resolve().parent / "reference" / "pddl_agentboard_progress.json"
+fixture_lines = RECORDER.fixture_lines
+"""60 lines in AgentBoard's format: every fourth line from the second "hard", the others "easy" (the recorder's)."""
 
 
 @pytest.fixture

@@ -17,8 +17,9 @@ imageio, scikit-image). Three recordings:
   (:func:`_our_problems_tree`; AgentBoard's code and domain files untouched).
 - ``--record --data DIR --progress-out OUT``: AgentBoard's env on our 60 problems labelled from ``DIR/pddl/test.jsonl``
   as its loader labels them; writes ``OUT/pddl.json`` (task id, AgentBoard's difficulty label, actions, its progress
-  after each) for ``benchmarks/agentboard_data.py`` and ``tests/test_pddl_agentboard_data.py`` (committed:
-  ``tests/reference/agentboard_progress/pddl.json``, from the fixture lines that test writes).
+  after each) for ``benchmarks/agentboard_data.py``. ``--record --fixture`` does the same on the lines
+  :func:`fixture_lines` writes, to ``tests/reference/pddl_agentboard_progress.json``, which
+  ``tests/test_pddl_agentboard_data.py`` replays with the same lines.
 
 ``tests/test_pddl_words.py`` replays the first two on ``AgentBoard/PDDL-v0``.
 
@@ -26,6 +27,7 @@ Usage (two stages; the second runs inside the reference venv)::
 
     python tests/reference/record_pddl.py --setup --git-dir PATH   # venv + AgentBoard source under /tmp
     PYTHONHASHSEED=0 /tmp/agentboard-pddl-venv/bin/python tests/reference/record_pddl.py --record [--problems ours]
+    PYTHONHASHSEED=0 /tmp/agentboard-pddl-venv/bin/python tests/reference/record_pddl.py --record --fixture
     PYTHONHASHSEED=0 /tmp/agentboard-pddl-venv/bin/python tests/reference/record_pddl.py --record --data DIR \\
         --progress-out OUT
 
@@ -55,6 +57,7 @@ from agentboard_source import copy_files, git, import_env_module, main, make_ven
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "pddl_agentboard.json"
 OUT_OURS = HERE / "pddl_agentboard_ours.json"
+PROGRESS_OUT = HERE / "pddl_agentboard_progress.json"
 VENV = Path("/tmp/agentboard-pddl-venv")
 SRC = Path("/tmp/agentboard-pddl-src")
 FOLDER = "agentboard/environment/pddl_env"
@@ -248,11 +251,18 @@ def _task_id(game: str, problem_file: str) -> str:
     return f"pddl-{domain}-p{number:02d}"
 
 
+def fixture_lines() -> list[dict]:
+    """60 annotation lines in AgentBoard's format, written here (AgentBoard's own are GPL-2.0): every fourth line
+    from the second "hard", the others "easy", plus fields AgentBoard's PDDL loader does not read."""
+    return [{"difficulty": "hard" if k % 4 == 1 else "easy", "goal": "not read", "additional_info": {"k": k}}
+            for k in range(60)]
+
+
 def record_progress(data: Path, out: Path) -> None:
     """AgentBoard's env on our 60 problems, labelled from ``data``/pddl/test.jsonl as its loader labels them (line
     order over its games, ``difficulty`` required), each played for its 30 steps by seeded random actions; writes
-    ``out``/pddl.json for benchmarks/agentboard_data.py and tests/test_pddl_agentboard_data.py: per episode our
-    task id, AgentBoard's difficulty label, the actions and AgentBoard's progress after each."""
+    ``out`` (a file): per episode our task id, AgentBoard's difficulty label, the actions and AgentBoard's progress
+    after each."""
     pddl_env = _load_agentboard(_our_problems_tree())
     difficulties = []
     for text in (data / "pddl" / "test.jsonl").read_text().splitlines():  # tasks/pddl.py's load_annotation
@@ -285,12 +295,13 @@ def record_progress(data: Path, out: Path) -> None:
             print(f"{task_id}: {len(actions)} steps, progress {progress[-1]:.3f}", file=sys.stderr)
     commit = (OUR_SRC / "COMMIT").read_text().strip() if (OUR_SRC / "COMMIT").exists() else "unknown"
     about = (f"AgentBoard's PDDL env (hkust-nlp/AgentBoard {commit}, unmodified) on agentgym-text's 60 shipped "
-             f"problems, labelled from {data.name}/pddl/test.jsonl: {MAX_NUM_STEPS} seeded random steps each, "
-             "AgentBoard's progress after each; written by tests/reference/record_pddl.py --data.")
-    out.mkdir(parents=True, exist_ok=True)
+             f"problems, labelled from {data}/pddl/test.jsonl (with --fixture: the lines record_pddl.fixture_lines "
+             f"writes): {MAX_NUM_STEPS} seeded random steps each, "
+             "AgentBoard's progress after each; written by tests/reference/record_pddl.py --record --data or --fixture.")
+    out.parent.mkdir(parents=True, exist_ok=True)
     lines = ",\n".join(json.dumps(episode, separators=(",", ":")) for episode in episodes)
-    (out / "pddl.json").write_text(f'{{"about": {json.dumps(about)},\n"episodes": [\n{lines}\n]}}\n')
-    print(f"wrote {len(episodes)} episodes to {out / 'pddl.json'}")
+    out.write_text(f'{{"about": {json.dumps(about)},\n"episodes": [\n{lines}\n]}}\n')
+    print(f"wrote {len(episodes)} episodes to {out}")
 
 
 def _options(parser) -> None:
@@ -302,13 +313,22 @@ def _options(parser) -> None:
                         help="with --record: an AgentBoard data folder (pddl/test.jsonl); plays our 60 problems "
                              "labelled from it and writes --progress-out/pddl.json instead")
     parser.add_argument("--progress-out", type=Path, default=None, help="the folder --data writes pddl.json to")
+    parser.add_argument("--fixture", action="store_true",
+                        help=f"with --record: as --data, on the lines fixture_lines() writes, to {PROGRESS_OUT.name}")
 
 
 def _record(args) -> None:
-    if args.data is None:
-        record((args.out or (OUT_OURS if args.problems == "ours" else OUT)).resolve(), ours=args.problems == "ours")
+    if args.fixture:
+        folder = Path("/tmp/agentboard-pddl-fixture")
+        (folder / "pddl").mkdir(parents=True, exist_ok=True)
+        (folder / "pddl" / "test.jsonl").write_text("".join(json.dumps(line) + "\n" for line in fixture_lines()))
+        record_progress(folder, (args.out or PROGRESS_OUT).resolve())
+    elif args.data is not None:
+        if args.progress_out is None:
+            raise SystemExit("--data needs --progress-out OUT (the folder for pddl.json)")
+        record_progress(args.data.resolve(), args.progress_out.resolve() / "pddl.json")
     else:
-        record_progress(args.data.resolve(), (args.progress_out or Path("agentboard-progress")).resolve())
+        record((args.out or (OUT_OURS if args.problems == "ours" else OUT)).resolve(), ours=args.problems == "ours")
 
 
 if __name__ == "__main__":
