@@ -1,13 +1,19 @@
-"""AgentBoard/PDDL-v0 speaks AgentBoard's words: replay of AgentBoard's own trajectories on its 60 problem files.
+"""AgentBoard/PDDL-v0 speaks AgentBoard's words: replay of AgentBoard's own env on its 60 problem files and ours.
 
-``tests/reference/pddl_agentboard.json`` was written by ``tests/reference/record_pddl.py``, which runs AgentBoard's
-unmodified PDDL env (its bundled pddlgym, gym 0.24, in a separate venv) on the 60 problems AgentBoard evaluates,
-with seeded random actions; it holds each problem file's text, which these tests load with ``problem_file=``.
+``tests/reference/pddl_agentboard.json`` and ``pddl_agentboard_ours.json`` were written by
+``tests/reference/record_pddl.py``, which runs AgentBoard's unmodified PDDL env (its bundled pddlgym, gym 0.24, in a
+separate venv) on the 60 problems AgentBoard evaluates (each file's text is in the recording; these tests load it
+with ``problem_file=``) and on our 60 shipped problems, with seeded random actions; at every state it probed every
+listed action in each of its written forms (``record_pddl.variants``), and these tests send the same texts to a
+copy of our env at the same state.
 """
 
 from __future__ import annotations
 
+import copy
+import importlib.util
 import json
+import sys
 from collections import Counter
 from functools import cache, lru_cache
 from pathlib import Path
@@ -18,7 +24,29 @@ from agentgym_text.envs.pddl.agentboard_text import NO_EFFECT, NOT_VALID, word_t
 from agentgym_text.envs.pddl.env import PDDLEnv
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "pddl_agentboard.json"
-EPISODES = json.loads(REFERENCE.read_text())["episodes"]
+REFERENCE_OURS = REFERENCE.with_name("pddl_agentboard_ours.json")
+THEIR_PROBLEMS = json.loads(REFERENCE.read_text())["episodes"]
+"""AgentBoard's 60 problem files (each episode holds its text)."""
+OUR_PROBLEMS = json.loads(REFERENCE_OURS.read_text())["episodes"]
+"""Our 60 shipped problems, played in AgentBoard's env (each episode names its task id)."""
+EPISODES = THEIR_PROBLEMS + OUR_PROBLEMS
+EXTRA_COMMANDS = {"barman": ["check valid actions", "look around"], "tyreworld": ["check valid actions", "look around"]}
+
+
+def _recorder():
+    """tests/reference/record_pddl.py (its probe forms and outcome codes; it imports only the standard library)."""
+    folder = REFERENCE.parent
+    sys.path.insert(0, str(folder))
+    try:
+        spec = importlib.util.spec_from_file_location("record_pddl", folder / "record_pddl.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(folder))
+    return module
+
+
+RECORDER = _recorder()
 
 
 def norm(text: str) -> str:
@@ -38,7 +66,7 @@ def _problem_dir() -> Path:
 
     root = Path(tempfile.mkdtemp(prefix="agentboard-pddl-"))
     atexit.register(shutil.rmtree, root, ignore_errors=True)
-    for episode in EPISODES:
+    for episode in THEIR_PROBLEMS:
         path = root / episode["game"] / episode["file"]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(episode["problem_text"])
@@ -46,14 +74,26 @@ def _problem_dir() -> Path:
 
 
 def env_for(episode: dict, fixes: bool = True) -> PDDLEnv:
+    """The env playing the episode's problem (reset it with :func:`reset_for`)."""
+    if "task_id" in episode:
+        return PDDLEnv(agentboard_fixes=fixes)
     path = _problem_dir() / episode["game"] / episode["file"]
     return PDDLEnv(domain=episode["game"], problem_file=path, max_steps=100, agentboard_fixes=fixes)
+
+
+def reset_for(env: PDDLEnv, episode: dict) -> tuple[str, dict]:
+    return env.reset(options={"task_id": episode["task_id"]} if "task_id" in episode else None)
+
+
+def their_actions(episode: dict, probes: list) -> list[str]:
+    """AgentBoard's listing at a state: the actions its recorder probed there, then its help commands."""
+    return [listed for listed, _, _ in probes] + EXTRA_COMMANDS.get(episode["game"], ["check valid actions"])
 
 
 def replay(episode: dict, fixes: bool) -> list[dict]:
     """Per compared state: our observation, theirs, our action set, theirs, our info, the action sent."""
     env = env_for(episode, fixes)
-    obs, info = env.reset()
+    obs, info = reset_for(env, episode)
     rows = [
         {
             "ours": obs.split("\n")[0],
@@ -61,7 +101,8 @@ def replay(episode: dict, fixes: bool) -> list[dict]:
             "action": None,
             "info": info,
             "our_actions": env.unwrapped._admissible_actions(),
-            "their_actions": episode["actions"],
+            "their_actions": their_actions(episode, episode["probes"]),
+            "probes": probe_rows(env, episode["probes"]),
         }
     ]
     for step in episode["steps"]:
@@ -77,9 +118,26 @@ def replay(episode: dict, fixes: bool) -> list[dict]:
                 "step": step,
                 "terminated": terminated,
                 "our_actions": env.unwrapped._admissible_actions(),
-                "their_actions": step["actions"],
+                "their_actions": their_actions(episode, step["probes"]),
+                "probes": [] if env.episode_over else probe_rows(env, step["probes"]),
             }
         )
+    return rows
+
+
+def probe(env: PDDLEnv, text: str) -> list:
+    """Our answer to ``text`` in the recorder's outcome code, the env left as it was (the step runs on a copy)."""
+    obs, _, _, _, info = copy.copy(env).step(text)
+    return RECORDER.outcome_code(obs, info["valid"], info["progress_rate"])
+
+
+def probe_rows(env: PDDLEnv, recorded: list) -> list[tuple[str, str, list]]:
+    """(the form sent, our outcome, AgentBoard's) for every form of every action AgentBoard listed at this state."""
+    rows = []
+    for listed, operator_form, outcome in recorded:
+        forms = RECORDER.variants(listed, operator_form)
+        theirs = outcome if isinstance(outcome[0], list) else [outcome] * len(forms)
+        rows.extend((text, probe(env, text), their) for text, their in zip(forms, theirs, strict=True))
     return rows
 
 
@@ -88,23 +146,25 @@ def all_rows(fixes: bool) -> tuple[tuple[dict, list[dict]], ...]:
     return tuple((episode, replay(episode, fixes)) for episode in EPISODES)
 
 
-def test_reference_covers_agentboards_60_problems():
-    assert Counter(episode["game"] for episode in EPISODES) == {
-        "gripper": 20,
-        "blockworld": 10,
-        "barman": 20,
-        "tyreworld": 10,
-    }
-    assert [e["file"] for e in EPISODES if e["game"] == "blockworld"][:3] == [
-        "problem1.pddl",
-        "problem10.pddl",
-        "problem2.pddl",
-    ]
-    assert sum(len(episode["steps"]) for episode in EPISODES) > 800
+def test_reference_covers_agentboards_60_problems_and_ours():
+    for episodes in (THEIR_PROBLEMS, OUR_PROBLEMS):
+        assert Counter(episode["game"] for episode in episodes) == {
+            "gripper": 20,
+            "blockworld": 10,
+            "barman": 20,
+            "tyreworld": 10,
+        }
+        assert [e["file"] for e in episodes if e["game"] == "blockworld"][:3] == [
+            "problem1.pddl",
+            "problem10.pddl",
+            "problem2.pddl",
+        ]
+        assert sum(len(episode["steps"]) for episode in episodes) > 1500
+    assert [e["task_id"] for e in OUR_PROBLEMS][20:22] == ["pddl-blocksworld-p01", "pddl-blocksworld-p10"]
 
 
 def test_agentboards_60_problem_files_load_with_agentboards_initial_states_and_goals():
-    for episode in EPISODES:
+    for episode in THEIR_PROBLEMS:
         env = env_for(episode)
         env.reset()
         init = sorted(list(atom) for atom in env.unwrapped.state_atoms)
@@ -113,11 +173,14 @@ def test_agentboards_60_problem_files_load_with_agentboards_initial_states_and_g
         assert sorted(env.unwrapped.problem.ground.objects) == episode["objects"], episode["file"]
 
 
+DIFFERENCES: dict[bool, list] = {}
+
+
 def _compare(fixes: bool) -> Counter:
     """Identical whitespace aside, except answers AgentBoard prints in Python set order ("Valid actions are: ...",
-    "look around"), which AgentBoard itself prints differently from run to run (under another PYTHONHASHSEED its
-    own recording differs from this one in 68 of 953 observations): those hold the same items, sorted (FIX order).
-    With fixes, an action set may also hold actions naming an object twice (FIX listing)."""
+    "look around"), which AgentBoard itself prints differently from run to run: those hold the same items, sorted
+    (FIX order). With fixes, an action set may also hold actions naming an object twice (FIX listing). Every probe
+    (each listed action in each written form, at every state) is counted; the tests below require all to agree."""
     counts = Counter()
     for episode, rows in all_rows(fixes):
         assert norm(rows[0]["info"]["goal"]) == norm(episode["goal"]), episode["file"]
@@ -141,6 +204,15 @@ def _compare(fixes: bool) -> Counter:
                 else:  # FIX listing, in a help answer
                     assert fixes and row["ours"].startswith("Valid actions are: "), (episode["file"], row["ours"])
                     counts["listing help"] += 1
+            for text, our_outcome, their_outcome in row["probes"]:
+                counts["probes"] += 1
+                if our_outcome == their_outcome:
+                    counts["probes agree"] += 1
+                else:
+                    counts["probe differences"] += 1
+                    DIFFERENCES.setdefault(fixes, []).append(
+                        (episode["file"], row["action"], text, our_outcome, their_outcome)
+                    )
             step = row.get("step")
             if step is not None:
                 assert row["info"]["valid"] == step["valid"], (episode["file"], row["action"])
@@ -149,7 +221,7 @@ def _compare(fixes: bool) -> Counter:
     print(
         f"fixes={fixes}: identical {counts['identical']}/{counts['total']}, set order aside "
         f"{counts['identical'] + counts['order']}/{counts['total']}, action sets {counts['same actions']}"
-        f"/{counts['total']}"
+        f"/{counts['total']}, probes {counts['probes agree']}/{counts['probes']}"
     )
     return counts
 
@@ -157,7 +229,8 @@ def _compare(fixes: bool) -> Counter:
 def test_without_fixes_the_replay_is_agentboards_set_order_aside():
     counts = _compare(fixes=False)
     assert counts["identical"] + counts["order"] == counts["total"] == counts["same actions"], counts
-    assert counts["identical"] >= 0.9 * counts["total"], counts  # 882 of 953 when recorded
+    assert counts["identical"] >= 0.9 * counts["total"], counts  # 3397 of 3690 when recorded
+    assert counts["probes agree"] == counts["probes"] > 60_000, counts  # every form of every listed action
 
 
 def test_with_fixes_at_least_95_percent_identical_set_order_aside_and_every_difference_is_a_fix():
@@ -165,6 +238,7 @@ def test_with_fixes_at_least_95_percent_identical_set_order_aside_and_every_diff
     assert counts["identical"] + counts["order"] >= 0.95 * counts["total"], counts
     assert counts["same actions"] >= 0.95 * counts["total"], counts
     assert counts["identical"] + counts["order"] + counts["listing help"] == counts["total"], counts
+    assert counts["probes agree"] == counts["probes"], counts  # FIX listing adds actions, changes none listed
 
 
 def test_fix_listing_offers_barmans_empty_shaker_from_level_l0_to_l0():

@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-import logging
+import os
 from pathlib import Path
 
+from agentgym_text.core.agentboard_data import AgentBoardDataError, data_folder
 from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress, match_score
-from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
+from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.core.text_format import AGENTBOARD
 from agentgym_text.envs.pddl.actions import ParseFailure, normalise
+from agentgym_text.envs.pddl.agentboard_data import agentboard_tasks
 from agentgym_text.envs.pddl.agentboard_text import GOAL_SATISFIED, NO_EFFECT, NOT_VALID, AgentBoardText
 from agentgym_text.envs.pddl.deadends import proven_dead_end
 from agentgym_text.envs.pddl.domain_texts import canonical_domain
-from agentgym_text.envs.pddl.expert import expert_action, expert_key, plan_length
+from agentgym_text.envs.pddl.expert import expert_action, expert_key
 from agentgym_text.envs.pddl.model import State
 from agentgym_text.envs.pddl.problem_files import PROBLEM_DIR, LoadedProblem, load
-from agentgym_text.envs.pddl.registration import FAMILY
-from agentgym_text.envs.pddl.tasks import max_steps_for, shipped_tasks
+from agentgym_text.envs.pddl.registration import FAMILY, MAX_STEPS
+from agentgym_text.envs.pddl.tasks import shipped_tasks
 
 __all__ = ["PDDLEnv", "LOOK_ACTIONS"]
-
-logger = logging.getLogger(__name__)
 
 LOOK_ACTIONS = frozenset({"look around", "look", "look at the state", "observe", "state"})
 
@@ -65,8 +65,7 @@ class PDDLEnv(TextEnv):
       Barman's "You are holding right. " (its template names the hand only).
     - Not AgentBoard's: inputs the core answers before the family sees them (empty, huge, non-text, and the help
       forms "help"/"valid actions", which AgentBoard would refuse), the footer the core adds to the first
-      observation (goal, action format, step budget), each task's budget (max(30, 2 x the expert's plan)), and
-      words split by :func:`~agentgym_text.envs.pddl.agentboard_text.word_tokenize` rather than nltk (the same
+      observation (goal, action format, step budget), and words split by :func:`~agentgym_text.envs.pddl.agentboard_text.word_tokenize` rather than nltk (the same
       for names; it may differ on exotic punctuation). ``text_format="clear"`` also ends an episode in a proven
       dead end (see :mod:`agentgym_text.envs.pddl.deadends`); AgentBoard's format plays on, as AgentBoard does.
 
@@ -78,8 +77,16 @@ class PDDLEnv(TextEnv):
 
     ``domain`` restricts the shipped tasks to one domain; ``domain`` plus ``problem_file`` plays any problem
     file of a supported domain (IPC style, in our or AgentBoard's spelling of the domain, e.g. its
-    ``blocksworld-4ops``; ``domain_file`` reads the problem with your own domain file instead). Its budget is
-    ``max_steps``, else the shipped rule max(30, 2 x the expert's plan length).
+    ``blocksworld-4ops``; ``domain_file`` reads the problem with your own domain file instead). Its task budget is
+    ``max_steps``, else 30 (the id's own limit is 30 too: through ``gym.make`` pass ``max_episode_steps=``).
+
+    Every task has AgentBoard's budget of 30 steps (``max_episode_steps=`` and ``--max-steps`` change it); 11 of
+    the 60 shipped problems need more than 30 steps even on the expert's plan, as some of AgentBoard's do.
+
+    ``agentboard_data`` (else the setting ``AGENTGYM_TEXT_AGENTBOARD_DATA``): AgentBoard's data folder, whose
+    ``pddl/test.jsonl`` labels the 60 shipped problems with its difficulty, line by line in AgentBoard's order
+    (:mod:`agentgym_text.envs.pddl.agentboard_data`); the task set is then in that order. Goals and progress are
+    AgentBoard's with or without it (its PDDL loader reads nothing else); it is refused with ``problem_file``.
 
     >>> env = PDDLEnv()
     >>> obs, info = env.reset(options={"task_id": "pddl-blocksworld-p01"})
@@ -102,16 +109,23 @@ class PDDLEnv(TextEnv):
         problem_file: str | Path | None = None,
         max_steps: int | None = None,
         domain_file: str | Path | None = None,
+        agentboard_data: str | os.PathLike[str] | None = None,
         **kwargs,
     ):
         if problem_file is not None:
             if domain is None:
                 raise ValueError("problem_file needs domain= (one of blocksworld, gripper, barman, tyreworld)")
+            if agentboard_data is not None:
+                raise AgentBoardDataError(
+                    "agentboard_data= labels the 60 shipped PDDL problems by AgentBoard's line order; a "
+                    "problem_file= has no line there: pass one or the other"
+                )
             tasks = self._user_task(domain, Path(problem_file), max_steps, domain_file)
         elif domain_file is not None:
             raise ValueError("domain_file needs problem_file= (and domain=)")
         else:
-            tasks = shipped_tasks(domain)
+            folder = data_folder(agentboard_data)
+            tasks = shipped_tasks(domain) if folder is None else agentboard_tasks(folder, domain)
         super().__init__(tasks, **kwargs)
         if self.text_format == AGENTBOARD:
             self.action_format = _AGENTBOARD_FORMAT
@@ -124,11 +138,6 @@ class PDDLEnv(TextEnv):
         key = canonical_domain(domain)
         loaded = load(domain, path, domain_file)
         goal_count = len(loaded.ground.goal)
-        if max_steps is None:
-            length = plan_length(loaded)  # planned once here; the expert then follows the cached plan
-            if length is None:
-                logger.warning("the PDDL expert found no plan for %s; its budget is %d steps", path, DEFAULT_MAX_STEPS)
-            max_steps = max_steps_for(length or 0)
         return TaskSet(
             [
                 TaskSpec(
@@ -140,7 +149,7 @@ class PDDLEnv(TextEnv):
                     },
                     goal=loaded.renderer.goal(loaded.ground.goal),
                     difficulty=FAMILY.difficulty.label(goal_count),
-                    max_steps=int(max_steps),
+                    max_steps=MAX_STEPS if max_steps is None else int(max_steps),
                 )
             ]
         )

@@ -4,6 +4,8 @@ from agentgym_text.core.family import AGENTBOARD_TABLE_10, DifficultyRule, EnvId
 from agentgym_text.core.registry import declare
 
 TASK_COUNT = 60
+MAX_STEPS = 30
+"""AgentBoard's budget (``max_num_steps``) for every task, however long the expert's plan."""
 
 FAMILY = Family(
     name="pddl",
@@ -26,6 +28,7 @@ FAMILY = Family(
                 "Spatial Navigation": 0,
             },
             subskill_source="AgentBoard Table 7",
+            max_steps=MAX_STEPS,
             agentboard_task="pddl",
         ),
     ),

@@ -1,5 +1,7 @@
 """The shipped task set: 60 generated problems (Blocksworld 10, Gripper 20, Barman 20, Tyreworld 10, as in
-AgentBoard), kept as PDDL files with a manifest that records each problem's size and expert plan length.
+AgentBoard), kept as PDDL files with a manifest that records each problem's size and expert plan length. Every
+task has AgentBoard's budget of 30 steps (11 of the 60 expert plans are longer, up to 50: ``max_episode_steps=``
+raises it).
 
 ``python -m agentgym_text.envs.pddl.build_tasks`` regenerates the files and the manifest (deterministically).
 """
@@ -11,8 +13,8 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TRAIN_SEED_BASE, TaskSet, TaskSpec, TrainInstance
-from agentgym_text.envs.pddl.registration import FAMILY
+from agentgym_text.core.tasks import TRAIN_SEED_BASE, TaskSet, TaskSpec, TrainInstance
+from agentgym_text.envs.pddl.registration import FAMILY, MAX_STEPS
 
 __all__ = [
     "training_instances",
@@ -22,7 +24,6 @@ __all__ = [
     "SHIPPED_SIZES",
     "MANIFEST",
     "shipped_tasks",
-    "max_steps_for",
     "write_shipped",
 ]
 
@@ -38,11 +39,6 @@ SHIPPED_SIZES: dict[str, list[tuple[int, int]]] = {
 }
 TASK_COUNT = sum(len(sizes) for sizes in SHIPPED_SIZES.values())
 MANIFEST = Path(__file__).resolve().parent / "problems" / "manifest.json"
-
-
-def max_steps_for(plan_length: int) -> int:
-    """AgentBoard's 30 steps, or twice the expert's plan where that is longer (some goals need > 30)."""
-    return max(DEFAULT_MAX_STEPS, 2 * plan_length)
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +67,7 @@ def shipped_tasks(domain: str | None = None) -> TaskSet:
                 },
                 goal=entry["goal"],
                 difficulty=entry["difficulty"],
-                max_steps=entry["max_steps"],
+                max_steps=MAX_STEPS,
             )
         )
     return TaskSet(specs)
@@ -103,7 +99,6 @@ def write_shipped(directory: Path | None = None) -> list[dict]:
                     "size": size,
                     "goal_literals": len(loaded.ground.goal),
                     "plan_length": len(plan),
-                    "max_steps": max_steps_for(len(plan)),
                     "difficulty": FAMILY.difficulty.label(len(loaded.ground.goal)),
                     "goal": loaded.renderer.goal(loaded.ground.goal),
                 }
