@@ -11,7 +11,7 @@ AGENTBENCH_TASK_COUNT = 50
 """AgentBench v0.2's test split size (``data/alfworld/standard.json``)."""
 AGENTBENCH_MAX_STEPS = 35
 AGENTQUEST_MAX_STEPS = 60
-"""AgentQuest's runs: 60 steps per game (the paper's Table 3)."""
+"""AgentQuest's runs: 60 steps per game (the paper's Table 3; 120 in its extended run)."""
 _ENTRY = "agentgym_text.envs.alfworld.env:AlfWorldEnv"
 _SUBSKILLS = {
     "Memory": 1,
