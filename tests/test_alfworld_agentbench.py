@@ -324,3 +324,20 @@ def test_agentbench_task_code_gives_the_same_observations_and_result(number):
         assert info["finish_reason"] == expected
     finally:
         made.close()
+
+
+# ---- AgentQuest/ALFWorld-v0 --------------------------------------------------------------------------------------
+def test_agentquest_is_agentboards_env_with_60_steps():
+    quest, board = gym.make("AgentQuest/ALFWorld-v0"), gym.make("AgentBoard/AlfWorld-v0")
+    assert quest.unwrapped.task_ids == board.unwrapped.task_ids
+    assert {task.max_steps for task in quest.unwrapped.tasks} == {60}
+    obs_q, info_q = quest.reset(options={"task_index": 5})
+    obs_b, info_b = board.reset(options={"task_index": 5})
+    assert obs_q == obs_b.replace("You have 30 steps.", "You have 60 steps.") and info_q["max_steps"] == 60
+    for _ in range(6):
+        action = board.unwrapped.expert_action()
+        assert quest.step(action)[0] == board.step(action)[0]
+    quest.close()
+    board.close()
+    with pytest.raises(ValueError, match="budget must be a positive number"):
+        gym.make("AgentBoard/AlfWorld-v0", budget=0)

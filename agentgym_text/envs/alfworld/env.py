@@ -49,7 +49,8 @@ class AlfWorldEnv(TextEnv):
     non-admissible one is mapped to the admissible one of highest BLEU, three identical replies fail, 35 steps, and
     the default tasks are 50 of the 134 in AgentBench's test proportions. ``strict=True`` ends the episode on a
     reply without ``ACTION:`` (finish reason ``invalid_format``), as AgentBench does; by default such a reply's
-    first line is read as the command (agents that send the bare action).
+    first line is read as the command (agents that send the bare action). ``budget`` sets every task's steps
+    (default 30, AgentBoard's; 35 under AgentBench's protocol; ``AgentQuest/ALFWorld-v0`` sets 60).
 
     >>> env = AlfWorldEnv()
     >>> obs, info = env.reset(options={"task_id": "alfworld-pick-FloorPlan301-0"})
@@ -73,13 +74,16 @@ class AlfWorldEnv(TextEnv):
         agentboard_data: str | None = None,
         task_file: str | None = None,
         strict: bool = False,
+        budget: int | None = None,
         **kwargs,
     ):
         self.protocol = kwargs.get("text_format") == agentbench.AGENTBENCH
         if strict and not self.protocol:
             raise ValueError("strict= is an option of AgentBench's protocol (text_format='agentbench_v02')")
         self.strict = bool(strict)
-        budget = agentbench.MAX_STEPS if self.protocol else DEFAULT_MAX_STEPS
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 1):
+            raise ValueError(f"budget must be a positive number of steps, not {budget!r}")
+        budget = budget or (agentbench.MAX_STEPS if self.protocol else DEFAULT_MAX_STEPS)
         generated = (task_type, floorplan, num_tasks) != (None, None, None)
         if task_file is not None:
             if generated:
@@ -94,12 +98,13 @@ class AlfWorldEnv(TextEnv):
                     "game_dir plays downloaded games; task_type, floorplan and num_tasks choose "
                     "generated ones: pass one or the other"
                 )
-            tasks, self._games = with_budget(downloaded_tasks(str(game_dir)), budget), None
+            tasks, self._games = downloaded_tasks(str(game_dir)), None
         elif self.protocol and not generated:
             tasks, self._games = agentbench_tasks(budget)
         else:
             tasks, self._games = make_tasks(task_type, floorplan, num_tasks)
-            tasks = with_budget(tasks, budget) if self.protocol else tasks
+        if budget != DEFAULT_MAX_STEPS:  # every task set is built with AgentBoard's 30
+            tasks = with_budget(tasks, budget)
         folder = data_folder(agentboard_data)
         if folder is not None:
             names = {

@@ -57,6 +57,7 @@ FAMILY = Family(
             "as they are) with AgentQuest's 60-step budget.",
             subskill_weights=_SUBSKILLS,
             subskill_source="AgentBoard Table 7 (its ALFWorld)",
+            kwargs={"budget": AGENTQUEST_MAX_STEPS},
             max_steps=AGENTQUEST_MAX_STEPS,
         ),
     ),
