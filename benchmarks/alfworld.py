@@ -4,7 +4,10 @@ The raw side is the official stack (textworld ``PddlEnv`` + alfworld's ``AlfredD
 requested) on the same generated game and the same command sequence (a seeded random agent over the admissible
 commands, biased away from ``go to``, with expert actions mixed in). "engine" is our grounded engine alone
 (``World.step`` + ``admissible()`` + ``won()``); "text env" is ``gym.make`` with everything the env adds (action
-parsing, subgoal progress, the info dict with the admissible list, the step-limit wrapper).
+parsing, subgoal progress, the info dict with the admissible list, the step-limit wrapper). "AgentBench
+protocol" is ``gym.make("AgentBench/ALFWorld-v0")`` on the same game and commands, each sent as a reply
+``THOUGHT: ...`` + ``ACTION: <command>`` (AVAILABLE ACTIONS text, reply parsing, the repeat rule), and again with
+every command a near miss (a word added) that the BLEU mapping brings back to an admissible one.
 
     .venv/bin/python benchmarks/alfworld.py [--games 4] [--steps 40]
 """
@@ -105,6 +108,8 @@ def main() -> None:
     # game i: the i-th default task of type i mod 6, so types and floor plans (kitchen to bathroom) both vary
     chosen = [[t for t in triples if t[0] == kinds[i % len(kinds)]][i] for i in range(args.games)]
     official_load, official_reset, official_step, engine_step, env_step = [], [], [], [], []
+    bench = gym.make("AgentBench/ALFWorld-v0", max_episode_steps=args.steps + 1)
+    bench_step, mapped_step = [], []
     for short, floorplan, seed in chosen:
         world = generate_world(floorplan, short, seed)
         commands = _commands(world, args.steps, seed)
@@ -132,6 +137,14 @@ def main() -> None:
         for command in commands:
             env.step(command)
         env_step.append((time.perf_counter() - t) / len(commands))
+        for near, times in ((False, bench_step), (True, mapped_step)):
+            bench.reset(options={"task_id": task_id})
+            t = time.perf_counter()
+            for number, command in enumerate(commands):
+                words = command.split()
+                sent = " ".join([*words[:2], "the", *words[2:]]) if near else command
+                bench.step(f"THOUGHT: step {number}.\nACTION: {sent}")
+            times.append((time.perf_counter() - t) / len(commands))
         print(
             f"  {task_id}: official {official_step[-1] * 1000:.1f} ms/step, engine "
             f"{engine_step[-1] * 1000:.3f} ms/step, text env {env_step[-1] * 1000:.3f} ms/step"
@@ -148,6 +161,11 @@ def main() -> None:
     print(
         f"text env      : step {mean(env_step) * 1000:.3f} ms ({1 / mean(env_step):.0f} steps/s, "
         f"{mean(official_step) / mean(env_step):.0f}x the official stack)"
+    )
+    print(
+        f"AgentBench protocol: step {mean(bench_step) * 1000:.3f} ms ({mean(official_step) / mean(bench_step):.0f}x "
+        f"the official stack); near misses mapped by BLEU: {mean(mapped_step) * 1000:.2f} ms "
+        f"({mean(official_step) / mean(mapped_step):.0f}x)"
     )
 
 

@@ -169,11 +169,14 @@ def plan_env(
     probe = gym.make(entry.env_id, **env_kwargs)
     try:
         tasks = list(probe.unwrapped.tasks)
+        made_format = getattr(probe.unwrapped, "text_format", None)  # an id may fix its own (AgentBench/ALFWorld-v0)
     finally:
         probe.close()
     if seen_task_ids is not None:
         seen_task_ids.update(task.task_id for task in tasks)
-    text_format = env_kwargs.get("text_format") or (entry.text_formats[0] if entry.text_formats else None)
+    text_format = (
+        made_format or env_kwargs.get("text_format") or (entry.text_formats[0] if entry.text_formats else None)
+    )
     plans = []
     for task in select_tasks(tasks, task_spec):
         for repeat in range(repeats):

@@ -13,6 +13,7 @@ source, so a changed generator rebuilds. About 10 ms per game.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -30,11 +31,16 @@ __all__ = [
     "load_world",
     "task_id_for",
     "downloaded_tasks",
+    "AGENTBENCH_COUNTS",
+    "agentbench_tasks",
+    "with_budget",
 ]
 
 DEFAULT_COUNTS = {"pick": 24, "clean": 31, "heat": 23, "cool": 21, "look": 18, "picktwo": 17}
 """ALFWorld's valid_unseen split (134 games) by task type."""
 TASK_COUNT = sum(DEFAULT_COUNTS.values())
+AGENTBENCH_COUNTS = {"pick": 9, "clean": 9, "heat": 8, "cool": 8, "look": 8, "picktwo": 8}
+"""AgentBench v0.2's test split (``data/alfworld/standard.json``, 50 games) by task type, in its order."""
 
 
 def task_id_for(short_type: str, floorplan: int, seed: int) -> str:
@@ -167,3 +173,18 @@ def downloaded_tasks(game_dir: str) -> TaskSet:
             )
         )
     return TaskSet(tasks)
+
+
+def with_budget(tasks: TaskSet, max_steps: int) -> TaskSet:
+    """The same tasks, each with ``max_steps``."""
+    return TaskSet([replace(task, max_steps=max_steps) for task in tasks])
+
+
+def agentbench_tasks(max_steps: int) -> tuple[TaskSet, Path]:
+    """AgentBench's default 50: the first tasks of each type of the 134 default ones, in ``AGENTBENCH_COUNTS``'s
+    proportions and order (the same games, a subset of the test floor plans), each with ``max_steps``."""
+    tasks, folder = make_tasks()
+    chosen = []
+    for short, count in AGENTBENCH_COUNTS.items():
+        chosen += [task for task in tasks if task.params["task_type"] == short][:count]
+    return with_budget(TaskSet(chosen), max_steps), folder

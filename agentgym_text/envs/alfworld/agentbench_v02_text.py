@@ -1,0 +1,119 @@
+"""AgentBench v0.2's ALFWorld protocol (the "HH" task, ``src/server/tasks/alfworld`` at THUDM/AgentBench 41e6807).
+
+``text_format="agentbench_v02"`` (``AgentBench/ALFWorld-v0``) speaks it; the facts, restated here:
+
+- The first observation is the game's intro without its banner, the paragraphs joined by one newline, and every
+  observation ends with `` AVAILABLE ACTIONS: `` and the admissible commands, one per line, then a newline.
+- A reply's action is the text after its first ``ACTION:`` (case-sensitive, up to the end of that line), stripped
+  and lower-cased. A reply without the marker, or with nothing after it, ends AgentBench's sample
+  (``strict=True`` here; the default reads such a reply's first line as the command instead).
+- A command that is not admissible is replaced by the admissible one whose BLEU score against it (nltk's
+  ``sentence_bleu``, the admissible command's words as the one reference, smoothing method 4) is highest, the
+  first of equals, when that score is above 0.01; otherwise it goes to the game as it is.
+- From the fourth reply on, three identical replies in a row (the raw text) fail the sample, after their step.
+- 35 steps; the score is ALFWorld's ``won``.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Sequence
+
+__all__ = [
+    "AGENTBENCH",
+    "MAX_STEPS",
+    "BLEU_FLOOR",
+    "NO_MARKER",
+    "first_observation",
+    "with_actions",
+    "strip_arrival",
+    "marked_action",
+    "bleu",
+    "closest_command",
+    "RepeatRule",
+]
+
+AGENTBENCH = "agentbench_v02"
+"""The text format's name."""
+MAX_STEPS = 35
+"""AgentBench v0.2's ``max_step`` for ALFWorld (``configs/tasks/alfworld.yaml``)."""
+BLEU_FLOOR = 0.01
+"""A command is mapped only to an admissible one scoring above this."""
+NO_MARKER = "The reply has no 'ACTION:' line with a command; the episode ends (AgentBench ends the sample)."
+_MARKER = re.compile("ACTION:(.*)")
+_ARRIVAL = "You arrive at loc "
+
+
+def first_observation(intro: str) -> str:
+    """The game's intro without its banner: the paragraphs after the first, joined by one newline."""
+    return "\n".join(intro.split("\n\n")[1:])
+
+
+def with_actions(observation: str, admissible: Sequence[str]) -> str:
+    """An observation as AgentBench shows it: `` AVAILABLE ACTIONS: `` and the commands, one per line."""
+    return observation + " AVAILABLE ACTIONS: " + "\n".join(admissible) + "\n"
+
+
+def strip_arrival(observation: str) -> str:
+    """Older alfworld's "You arrive at loc N. " prefix removed (AgentBench's ``process_ob``; 0.4.2 has none)."""
+    if observation.startswith(_ARRIVAL):
+        observation = observation[observation.find(". ") + 2 :]
+    return observation
+
+
+def marked_action(reply: str) -> str | None:
+    """The command a reply marks with ``ACTION:`` (lower-cased), or None when there is no marker.
+
+    >>> marked_action("THOUGHT: the cup is on the table.\\n ACTION: Go to DiningTable 1\\n")
+    'go to diningtable 1'
+    >>> marked_action("Action: go to desk 1") is None
+    True
+    """
+    match = _MARKER.search(reply)
+    if match is None:
+        return None
+    return match.group(1).strip().lower().split("\n")[0]
+
+
+def bleu(reference: str, candidate: str) -> float:
+    """nltk's sentence BLEU of ``candidate`` against ``reference`` (whitespace tokens, smoothing method 4)."""
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(
+            sentence_bleu([reference.split()], candidate.split(), smoothing_function=SmoothingFunction().method4)
+        )
+
+
+def closest_command(command: str, admissible: Sequence[str]) -> str:
+    """``command`` if admissible (or nothing is), else the admissible command of highest BLEU above the floor
+    (the first of equals), else ``command`` unchanged.
+
+    >>> closest_command("go to the desk 1", ["go to desk 1", "go to bed 1", "look"])
+    'go to desk 1'
+    >>> closest_command("fly away", ["go to desk 1", "look"])
+    'fly away'
+    """
+    if not admissible or command in admissible:
+        return command
+    try:
+        scores = [bleu(choice, command) for choice in admissible]
+    except Exception:  # AgentBench keeps the command when scoring fails
+        return command
+    best = max(range(len(scores)), key=lambda i: (scores[i], -i))
+    return admissible[best] if scores[best] > BLEU_FLOOR else command
+
+
+class RepeatRule:
+    """AgentBench's failure test: after more than three replies, the last three identical fail the sample."""
+
+    def __init__(self) -> None:
+        self._replies: list[str] = []
+
+    def failed_after(self, reply: str) -> bool:
+        """Record one reply; True when the sample fails with it."""
+        self._replies.append(reply)
+        last = self._replies[-3:]
+        return len(self._replies) > 3 and len(set(last)) == 1
