@@ -12,15 +12,25 @@ Where the subgoals come from: url_match's reference URL; program_html targets re
 (``{"url", "contents"}``: the page holding the answer and text there) when the config has one. For a
 string_match task without that key (a user's own WebArena config), the reference answers are the contents;
 AgentBoard gives such tasks no progress at all, which we fix. The rate never decreases.
+
+``agentboard_rule=True`` (``agentboard_fixes=False``) computes it as AgentBoard's browser env does, bugs included
+(``environment/browser_env``: ``progress_evaluator_router``, ``URLSoftEvaluator``, ``HTMLContentSoftEvaluator``):
+the URL subgoal only when the reference starts with "http" (after placeholders are filled), path segments split raw
+(no unquoting; an empty segment counts); every program_html content, each checked against the page's HTML source
+(locator ""), a JavaScript locator's value on the current page, or nothing for a ``func:`` locator (AgentBoard
+``eval``s it against the live site's API; never here); contents lower-cased and stripped but not split on " |OR| "
+(AgentBoard lower-cases before splitting on the upper-case separator); no subgoals from string_match or from our
+``progress`` key; its arithmetic as written.
 """
 
 from __future__ import annotations
 
 import urllib.parse
+from collections.abc import Callable
 
 from agentgym_text.envs.webarena.evaluators import resolve
 
-__all__ = ["ProgressTracker", "url_soft_score"]
+__all__ = ["ProgressTracker", "url_soft_score", "agentboard_url_score"]
 
 
 def _normal(text: str) -> str:
@@ -51,10 +61,49 @@ def url_soft_score(ref: str, url: str) -> float:
     return (path + f1) / 2
 
 
+def _agentboard_segments(path: str) -> list[str]:
+    return path.rstrip("/").split("/")[1:]
+
+
+def _agentboard_one_url(ref: str, pred: str) -> float:
+    parsed_pred = urllib.parse.urlparse(pred.rstrip("/"))
+    parsed_ref = urllib.parse.urlparse(ref.rstrip("/"))
+    domain = float(parsed_pred.netloc == parsed_ref.netloc)
+    ref_segments, pred_segments = _agentboard_segments(parsed_ref.path), _agentboard_segments(parsed_pred.path)
+    if not ref_segments:
+        path = 1.0
+    elif not pred_segments:
+        path = 0.0
+    else:
+        path = _lcs(ref_segments, pred_segments) / len(ref_segments)
+    ref_params = {f"{k}={v}" for k, vs in urllib.parse.parse_qs(parsed_ref.query).items() for v in vs}
+    pred_params = {f"{k}={v}" for k, vs in urllib.parse.parse_qs(parsed_pred.query).items() for v in vs}
+    if pred_params and ref_params:
+        recall = len(ref_params & pred_params) / len(ref_params)
+        precision = len(ref_params & pred_params) / len(pred_params)
+        f1 = 2 * recall * precision / (recall + precision) if recall + precision > 0 else 0.0
+    elif not ref_params:
+        return domain * path
+    else:
+        f1 = 0.0
+    return domain * (f1 + path) * 1 / 2
+
+
+def agentboard_url_score(refs: list[str], url: str) -> float:
+    """AgentBoard's ``URLSoftEvaluator``: the best reference's score (the first when there is one reference)."""
+    if len(refs) == 1:
+        return _agentboard_one_url(refs[0], url)
+    return max([0.0] + [_agentboard_one_url(ref, url) for ref in refs])
+
+
 class ProgressTracker:
     """Feed it every page the agent lands on; ``rate`` is the episode's progress so far (monotone)."""
 
-    def __init__(self, config: dict, sites: dict[str, str]):
+    def __init__(self, config: dict, sites: dict[str, str], agentboard_rule: bool = False):
+        self.agentboard_rule = agentboard_rule
+        if agentboard_rule:
+            self._start_agentboard(config, sites)
+            return
         evaluation = config.get("eval", {})
         types = evaluation.get("eval_types", [])
         extra = config.get("progress") or {}
@@ -86,6 +135,22 @@ class ProgressTracker:
         self.seen = [False] * len(self.contents)
         self.rate = 0.0
 
+    def _start_agentboard(self, config: dict, sites: dict[str, str]) -> None:
+        evaluation = config.get("eval", {})
+        types = evaluation.get("eval_types", [])
+        reference = resolve(evaluation.get("reference_url") or "", sites)
+        self.urls = reference.split(" |OR| ") if "url_match" in types and reference.startswith("http") else []
+        self.targets: list[tuple[str, str]] = []  # (locator, required content as AgentBoard cleans it)
+        if "program_html" in types:
+            for target in evaluation.get("program_html", []):
+                required = target["required_contents"]
+                contents = required["must_include"] if "must_include" in required else [required["exact_match"]]
+                self.targets += [(target["locator"], str(content).strip().lower()) for content in contents]
+        self.contents = [[content] for _, content in self.targets]
+        self.best_url = 0.0
+        self.seen = [False] * len(self.targets)
+        self.rate = 0.0
+
     @property
     def subgoals(self) -> list[str]:
         return ([f"reach {' or '.join(self.urls)}"] if self.urls else []) + [
@@ -96,7 +161,11 @@ class ProgressTracker:
     def subgoals_done(self) -> list[bool]:
         return ([self.best_url >= 1.0] if self.urls else []) + list(self.seen)
 
-    def update(self, url: str, page_text: str) -> float:
+    def update(self, url: str, page_text: str, read_page: Callable[[str], str] | None = None) -> float:
+        """The rate after a step that ends on ``url``; AgentBoard's rule reads the page with ``read_page(locator)``
+        (the HTML source for "", a JavaScript locator's value otherwise) instead of ``page_text``."""
+        if self.agentboard_rule:
+            return self._update_agentboard(url, read_page or (lambda locator: ""))
         if self.urls:
             self.best_url = max([self.best_url] + [url_soft_score(ref, url) for ref in self.urls])
         text = _normal(page_text)
@@ -112,4 +181,26 @@ class ProgressTracker:
         else:
             now = fraction
         self.rate = max(self.rate, now)
+        return self.rate
+
+    def _update_agentboard(self, url: str, read_page: Callable[[str], str]) -> float:
+        if self.urls:
+            self.best_url = max(self.best_url, agentboard_url_score(self.urls, url))
+        pages: dict[str, str] = {}
+        for i, (locator, content) in enumerate(self.targets):
+            if locator.strip().startswith("func:"):
+                continue  # AgentBoard evals the function against the live site; never here
+            key = "" if not locator.strip() else locator
+            if key not in pages:
+                pages[key] = (read_page(key) or "").strip().lower()
+            if any(alternative in pages[key] for alternative in content.split(" |OR| ")):
+                self.seen[i] = True
+        n = len(self.targets)
+        if self.urls and n:
+            fraction = sum(self.seen) / n
+            self.rate = max(self.rate, (3 / (n + 3)) * self.best_url + (n / (n + 3)) * fraction)
+        elif self.urls:
+            self.rate = max(self.rate, self.best_url)
+        elif n:
+            self.rate = sum(self.seen) / n
         return self.rate
