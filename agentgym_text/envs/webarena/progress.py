@@ -14,13 +14,7 @@ string_match task without that key (a user's own WebArena config), the reference
 AgentBoard gives such tasks no progress at all, which we fix. The rate never decreases.
 
 ``agentboard_rule=True`` (``agentboard_fixes=False``) computes it as AgentBoard's browser env does, bugs included
-(``environment/browser_env``: ``progress_evaluator_router``, ``URLSoftEvaluator``, ``HTMLContentSoftEvaluator``):
-the URL subgoal only when the reference starts with "http" (after placeholders are filled), path segments split raw
-(no unquoting; an empty segment counts); every program_html content, each checked against the page's HTML source
-(locator ""), a JavaScript locator's value on the current page, or nothing for a ``func:`` locator (AgentBoard
-``eval``s it against the live site's API; never here); contents lower-cased and stripped but not split on " |OR| "
-(AgentBoard lower-cases before splitting on the upper-case separator); no subgoals from string_match or from our
-``progress`` key; its arithmetic as written.
+(``agentboard_text.py`` lists them).
 """
 
 from __future__ import annotations
@@ -28,9 +22,10 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Callable
 
+from agentgym_text.envs.webarena.agentboard_text import agentboard_url_score, content_seen
 from agentgym_text.envs.webarena.evaluators import resolve
 
-__all__ = ["ProgressTracker", "url_soft_score", "agentboard_url_score"]
+__all__ = ["ProgressTracker", "url_soft_score"]
 
 
 def _normal(text: str) -> str:
@@ -59,41 +54,6 @@ def url_soft_score(ref: str, url: str) -> float:
     common = len(ref_params & pred_params)
     f1 = 0.0 if not common else 2 * common / (len(ref_params) + len(pred_params))
     return (path + f1) / 2
-
-
-def _agentboard_segments(path: str) -> list[str]:
-    return path.rstrip("/").split("/")[1:]
-
-
-def _agentboard_one_url(ref: str, pred: str) -> float:
-    parsed_pred = urllib.parse.urlparse(pred.rstrip("/"))
-    parsed_ref = urllib.parse.urlparse(ref.rstrip("/"))
-    domain = float(parsed_pred.netloc == parsed_ref.netloc)
-    ref_segments, pred_segments = _agentboard_segments(parsed_ref.path), _agentboard_segments(parsed_pred.path)
-    if not ref_segments:
-        path = 1.0
-    elif not pred_segments:
-        path = 0.0
-    else:
-        path = _lcs(ref_segments, pred_segments) / len(ref_segments)
-    ref_params = {f"{k}={v}" for k, vs in urllib.parse.parse_qs(parsed_ref.query).items() for v in vs}
-    pred_params = {f"{k}={v}" for k, vs in urllib.parse.parse_qs(parsed_pred.query).items() for v in vs}
-    if pred_params and ref_params:
-        recall = len(ref_params & pred_params) / len(ref_params)
-        precision = len(ref_params & pred_params) / len(pred_params)
-        f1 = 2 * recall * precision / (recall + precision) if recall + precision > 0 else 0.0
-    elif not ref_params:
-        return domain * path
-    else:
-        f1 = 0.0
-    return domain * (f1 + path) * 1 / 2
-
-
-def agentboard_url_score(refs: list[str], url: str) -> float:
-    """AgentBoard's ``URLSoftEvaluator``: the best reference's score (the first when there is one reference)."""
-    if len(refs) == 1:
-        return _agentboard_one_url(refs[0], url)
-    return max([0.0] + [_agentboard_one_url(ref, url) for ref in refs])
 
 
 class ProgressTracker:
@@ -193,7 +153,7 @@ class ProgressTracker:
             key = "" if not locator.strip() else locator
             if key not in pages:
                 pages[key] = (read_page(key) or "").strip().lower()
-            if any(alternative in pages[key] for alternative in content.split(" |OR| ")):
+            if content_seen(content, pages[key]):
                 self.seen[i] = True
         n = len(self.targets)
         if self.urls and n:

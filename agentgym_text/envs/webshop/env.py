@@ -13,12 +13,13 @@ from agentgym_text.core.text_format import AGENTBOARD
 from agentgym_text.envs.webshop import render
 from agentgym_text.envs.webshop.actions import element_key, parse_action
 from agentgym_text.envs.webshop.agentboard_data import label_tasks
+from agentgym_text.envs.webshop.agentboard_text import AGENTBOARD_MAX_PAGES, AGENTBOARD_PAGE_SIZE
 from agentgym_text.envs.webshop.catalogue import DEFAULT_NUM_PRODUCTS, open_catalogue
 from agentgym_text.envs.webshop.expert import expert_action
 from agentgym_text.envs.webshop.generator import product_types
 from agentgym_text.envs.webshop.goals import goal_difficulty
 from agentgym_text.envs.webshop.reward import Goal
-from agentgym_text.envs.webshop.session import AGENTBOARD_MAX_PAGES, AGENTBOARD_PAGE_SIZE, MAX_PAGES, Session
+from agentgym_text.envs.webshop.session import MAX_PAGES, Session
 from agentgym_text.envs.webshop.tasks import TRAIN_TASK_COUNT, shipped_tasks, train_goal, train_tasks
 
 __all__ = ["WebShopEnv"]

@@ -12,12 +12,7 @@ Differences from WebShop's code, on purpose (each is a bug there):
 - option matches are capped at the number of goal options (WebShop can score above 1.0);
 - nouns of a product's name come from the vocabulary (type nouns and brand words) instead of spaCy tagging.
 
-``agentboard_reward`` is WebShop's ``get_reward`` as AgentBoard's server runs it, quirks included (for
-``agentboard_fixes=False``): attributes also match as raw substrings of the lower-cased title, bullets and
-description; each goal option counts once when some chosen option matches it by ``token_set_ratio > 85`` after
-WebShop's colour normalisation (the first colour word of its list found as a substring), with no exact size rule
-and no look-up in the product's text. The nouns stay the vocabulary's (spaCy's tagging cannot be reproduced
-without its model).
+``agentboard_text.agentboard_reward`` is WebShop's own rule, quirks included, for ``agentboard_fixes=False``.
 
 >>> from agentgym_text.envs.webshop.generator import generate_product
 >>> p = generate_product(3)
@@ -33,7 +28,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rapidfuzz import fuzz
-from rapidfuzz.utils import default_process
 
 from agentgym_text.envs.webshop.generator import Product
 
@@ -45,8 +39,6 @@ __all__ = [
     "attribute_matches",
     "option_matches",
     "choose_options",
-    "agentboard_reward",
-    "option_combinations",
 ]
 
 EXACT_MATCH_OPTIONS = ("size",)
@@ -181,52 +173,3 @@ def choose_options(product: Product, goal: Goal) -> dict[str, str]:
 def best_reward(product: Product, goal: Goal) -> float:
     """The reward of the best option combination (AgentBoard's page scores take this maximum)."""
     return purchase_reward(product, goal, choose_options(product, goal))
-
-
-# WebShop's colour words (web_agent_site/engine/normalize.py, MIT), in its order: an option is normalised to the
-# first of them it contains, so "jet black" and "black" compare equal, and so do "ash blonde" and "ash brown".
-_WEBSHOP_COLORS = (
-    "alabaster apricot aqua ash asphalt azure banana beige black blue blush bordeaux bronze brown burgundy camel "
-    "camo caramel champagne charcoal cheetah chestnut chocolate christmas coffee cognac copper coral cranberry "
-    "cream crystal dark denim eggplant elephant espresso fuchsia gold granite grape graphite grass gray green grey "
-    "heather indigo ivory ivy khaki lavender lemon leopard light lilac lime magenta maroon mauve merlot midnight "
-    "mint mocha multicolor mushroom mustard natural navy nude olive orange peach pewter pink plum purple rainbow "
-    "red rose royal rust sand sapphire seashell silver skull slate steel stone stonewash sunflower tan taupe teal "
-    "tiger turquoise violet walnut wheat white wine yellow"
-).split()
-
-
-def _webshop_ratio(a: str, b: str) -> int:
-    """``thefuzz.fuzz.token_set_ratio`` as WebShop calls it: ASCII only, WebShop's default processing, rounded."""
-    a, b = (default_process(text.encode("ascii", "ignore").decode()) for text in (a, b))
-    return int(round(fuzz.token_set_ratio(a, b)))
-
-
-def _webshop_color(value: str) -> str:
-    return next((color for color in _WEBSHOP_COLORS if color in value), value)
-
-
-def option_combinations(product: Product) -> list[tuple[str, ...]]:
-    """Every choice of one value per option group, in WebShop's order (``itertools.product`` over the groups)."""
-    combos: list[tuple[str, ...]] = [()]
-    for _, values in product.options:
-        combos = [combo + (value,) for combo in combos for value in values]
-    return combos if product.options else []
-
-
-def agentboard_reward(product: Product, goal: Goal, chosen: tuple[str, ...] | list[str]) -> float:
-    """WebShop's ``get_reward`` with its quirks, as AgentBoard's server computes it (see the module's docstring)."""
-    r_type = type_reward(product, goal)
-    texts = (product.title.lower(), " ".join(product.bullets).lower(), product.description.lower())
-    attributes = sum(
-        any(_webshop_ratio(have, wanted) > FUZZY_THRESHOLD for have in product.attributes)
-        or any(wanted in text for text in texts)
-        for wanted in goal.attributes
-    )
-    have = [_webshop_color(value) for value in chosen]
-    options = sum(
-        any(_webshop_ratio(value, _webshop_color(wanted)) > FUZZY_THRESHOLD for value in have)
-        for wanted in goal.options
-    )
-    price = product.price <= goal.price_upper
-    return (attributes + options + price) / (len(goal.attributes) + len(goal.options) + 1) * r_type
