@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import urllib.parse
 
-__all__ = ["agentboard_url_score", "content_seen"]
+__all__ = ["agentboard_url_score", "content_seen", "longest_common_subsequence"]
 
 
-def _lcs(a: list[str], b: list[str]) -> int:
+def longest_common_subsequence(a: list[str], b: list[str]) -> int:
+    """The length of the longest common subsequence of two lists of path segments."""
     table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
     for i, x in enumerate(a):
         for j, y in enumerate(b):
@@ -55,7 +56,7 @@ def _agentboard_one_url(ref: str, pred: str) -> float:
     elif not pred_segments:
         path = 0.0
     else:
-        path = _lcs(ref_segments, pred_segments) / len(ref_segments)
+        path = longest_common_subsequence(ref_segments, pred_segments) / len(ref_segments)
     ref_params = {f"{k}={v}" for k, vs in urllib.parse.parse_qs(parsed_ref.query).items() for v in vs}
     pred_params = {f"{k}={v}" for k, vs in urllib.parse.parse_qs(parsed_pred.query).items() for v in vs}
     if pred_params and ref_params:

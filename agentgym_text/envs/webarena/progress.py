@@ -22,7 +22,7 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Callable
 
-from agentgym_text.envs.webarena.agentboard_text import agentboard_url_score, content_seen
+from agentgym_text.envs.webarena.agentboard_text import agentboard_url_score, content_seen, longest_common_subsequence
 from agentgym_text.envs.webarena.evaluators import resolve
 
 __all__ = ["ProgressTracker", "url_soft_score"]
@@ -32,21 +32,13 @@ def _normal(text: str) -> str:
     return " ".join(str(text).lower().split())
 
 
-def _lcs(a: list[str], b: list[str]) -> int:
-    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
-    for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            table[i + 1][j + 1] = table[i][j] + 1 if x == y else max(table[i][j + 1], table[i + 1][j])
-    return table[-1][-1]
-
-
 def url_soft_score(ref: str, url: str) -> float:
     r, p = urllib.parse.urlparse(ref), urllib.parse.urlparse(url)
     if r.netloc != p.netloc:
         return 0.0
     ref_segments = [s for s in urllib.parse.unquote(r.path).split("/") if s]
     pred_segments = [s for s in urllib.parse.unquote(p.path).split("/") if s]
-    path = _lcs(ref_segments, pred_segments) / len(ref_segments) if ref_segments else 1.0
+    path = longest_common_subsequence(ref_segments, pred_segments) / len(ref_segments) if ref_segments else 1.0
     ref_params = {f"{k}={v}" for k, vs in urllib.parse.parse_qs(r.query).items() for v in vs}
     if not ref_params:
         return path
