@@ -13,21 +13,41 @@ The default fixes each of these:
 - Results pages: AgentBoard's server lists 3 products a page (the page scored for progress) and its client
   refuses ``Next >`` only from page 6; the default lists 10 a page, as WebShop, up to page 5.
 
+- FIX (result count, prices): AgentBoard's results page prints "Total results: 15" whatever the search found, and
+  a price as Python prints the float ("$31.0").
+- FIX (selected options): AgentBoard's scraper shows a selected option as ``[[value]]`` only when "'value'" is in
+  the page URL, where options are URL-quoted: a multi-word value never shows as selected.
+- FIX (unknown clicks): a click AgentBoard does not know on the start page or a sub page re-renders the page (a
+  valid step); the default answers with the click error.
+- FIX (recent observation): AgentBoard's click and page-limit errors quote the last text its env returned, a format
+  error or "There is no [Search] button" included; the default quotes the last page.
+- FIX (reviews): AgentBoard's server never loads reviews, so every rating reads "N.A." and the Reviews page is
+  empty; the default shows the catalogue's.
+
 The product-name nouns stay the vocabulary's in both (WebShop tags them with spaCy's ``en_core_web_lg``).
 """
 
 from __future__ import annotations
 
-from rapidfuzz import fuzz
-from rapidfuzz.utils import default_process
+import re
+from difflib import SequenceMatcher
 
 from agentgym_text.envs.webshop.generator import Product
 from agentgym_text.envs.webshop.reward import FUZZY_THRESHOLD, Goal, type_reward
 
-__all__ = ["AGENTBOARD_PAGE_SIZE", "AGENTBOARD_MAX_PAGES", "agentboard_reward", "option_combinations"]
+__all__ = [
+    "AGENTBOARD_PAGE_SIZE",
+    "AGENTBOARD_MAX_PAGES",
+    "AGENTBOARD_TOTAL",
+    "agentboard_reward",
+    "option_combinations",
+]
 
 AGENTBOARD_PAGE_SIZE = 3
 AGENTBOARD_MAX_PAGES = 6
+AGENTBOARD_TOTAL = 15
+"""The result count AgentBoard's results page prints, whatever the search found."""
+_LATIN1 = dict.fromkeys(range(128, 256))
 
 # WebShop's colour words (web_agent_site/engine/normalize.py, MIT), in its order: an option is normalised to the
 # first of them it contains, so "jet black" and "black" compare equal, and so do "ash blonde" and "ash brown".
@@ -42,10 +62,31 @@ _WEBSHOP_COLORS = (
 ).split()
 
 
+def _fuzz_process(text: str) -> str:
+    """thefuzz 0.19's ``full_process(force_ascii=True)``: Latin-1 dropped, non-word characters to spaces, lower."""
+    text = text.translate(_LATIN1)
+    return re.sub(r"(?ui)\W", " ", text).lower().strip()
+
+
+def _fuzz_ratio(a: str, b: str) -> int:
+    if a == b:
+        return 100
+    if not a or not b:
+        return 0
+    return int(round(100 * SequenceMatcher(None, a, b).ratio()))
+
+
 def _webshop_ratio(a: str, b: str) -> int:
-    """``thefuzz.fuzz.token_set_ratio`` as WebShop calls it: ASCII only, WebShop's default processing, rounded."""
-    a, b = (default_process(text.encode("ascii", "ignore").decode()) for text in (a, b))
-    return int(round(fuzz.token_set_ratio(a, b)))
+    """``thefuzz.fuzz.token_set_ratio`` as AgentBoard's pinned thefuzz 0.19 computes it (difflib's matcher: its
+    requirements do not install python-Levenshtein): token sets, three rounded ratios, the best."""
+    a, b = _fuzz_process(a), _fuzz_process(b)
+    if not a or not b:
+        return 0
+    tokens_a, tokens_b = set(a.split()), set(b.split())
+    common = " ".join(sorted(tokens_a & tokens_b))
+    with_a = (common + " " + " ".join(sorted(tokens_a - tokens_b))).strip()
+    with_b = (common + " " + " ".join(sorted(tokens_b - tokens_a))).strip()
+    return max(_fuzz_ratio(common, with_a), _fuzz_ratio(common, with_b), _fuzz_ratio(with_a, with_b))
 
 
 def _webshop_color(value: str) -> str:

@@ -13,7 +13,7 @@ from agentgym_text.core.text_format import AGENTBOARD
 from agentgym_text.envs.webshop import render
 from agentgym_text.envs.webshop.actions import element_key, parse_action
 from agentgym_text.envs.webshop.agentboard_data import label_tasks
-from agentgym_text.envs.webshop.agentboard_text import AGENTBOARD_MAX_PAGES, AGENTBOARD_PAGE_SIZE
+from agentgym_text.envs.webshop.agentboard_text import AGENTBOARD_MAX_PAGES, AGENTBOARD_PAGE_SIZE, AGENTBOARD_TOTAL
 from agentgym_text.envs.webshop.catalogue import DEFAULT_NUM_PRODUCTS, open_catalogue
 from agentgym_text.envs.webshop.expert import expert_action
 from agentgym_text.envs.webshop.generator import product_types
@@ -23,6 +23,13 @@ from agentgym_text.envs.webshop.session import MAX_PAGES, Session
 from agentgym_text.envs.webshop.tasks import TRAIN_TASK_COUNT, shipped_tasks, train_goal, train_tasks
 
 __all__ = ["WebShopEnv"]
+
+_AGENTBOARD_BUTTONS = {
+    element_key(name) for name in ("Buy Now", "Back to Search", "Next >", "< Prev", *render.SUB_PAGES, "Attributes")
+}
+"""The buttons AgentBoard's client checks by name (a wrong page is its "You can only click ..." error)."""
+_HARNESS_ERRORS = ("You can only click", "The page number is limited")
+"""The two texts AgentBoard's harness writes itself (its env raised), which do not become its recent observation."""
 
 
 class WebShopEnv(TextEnv):
@@ -123,6 +130,13 @@ class WebShopEnv(TextEnv):
         return Start(self._last_page, goal=goal.instruction, difficulty=difficulty)
 
     def _act(self, action: str) -> Outcome:
+        outcome = self._act_on_page(action)
+        if not self.agentboard_fixes and not outcome.observation.startswith(_HARNESS_ERRORS):
+            # FIX: AgentBoard's "recent observation" is the last text its env returned, format errors included
+            self._last_page = outcome.observation
+        return outcome
+
+    def _act_on_page(self, action: str) -> Outcome:
         parsed = parse_action(action)
         if parsed is None:
             return Outcome.invalid(render.FORMAT_ERROR, InvalidReason.UNPARSABLE)
@@ -161,7 +175,7 @@ class WebShopEnv(TextEnv):
             for asin in session.page_asins():
                 if key == asin.lower():
                     session.open_item(asin)
-                    return self._show(render.item_page(session.product(), session.options))
+                    return self._show(self._item_page())
         elif page == "item":
             product = session.product()
             if key == "<prev":
@@ -173,7 +187,7 @@ class WebShopEnv(TextEnv):
             for name in render.SUB_PAGES:
                 if key == name.lower():
                     session.open_sub_page(name)
-                    return self._show(render.sub_page(product, name))
+                    return self._show(render.sub_page(product, name, reviews=self.agentboard_fixes))
             for group, values in product.options:
                 for value in values:
                     if key == element_key(value):
@@ -181,12 +195,26 @@ class WebShopEnv(TextEnv):
                         return self._show(render.clicked(value))
         elif page == "sub" and key == "<prev":
             session.back_to_item()
-            return self._show(render.item_page(session.product(), session.options))
+            return self._show(self._item_page())
+        if not self.agentboard_fixes and page in ("init", "sub") and key not in _AGENTBOARD_BUTTONS:
+            # FIX: AgentBoard re-renders the start page or a sub page for a click it does not know
+            return self._show(self._last_page)
         return Outcome.invalid(render.click_error(self._last_page), InvalidReason.UNKNOWN_OBJECT)
 
     def _results(self) -> str:
         session = self.session
-        return render.results_page(session.page_num, len(session.hits), session.page_products(), self.results_shown)
+        # FIX: AgentBoard's server prints "Total results: 15" whatever the search found, and prices as "$31.0"
+        total = len(session.hits) if self.agentboard_fixes else AGENTBOARD_TOTAL
+        return render.results_page(
+            session.page_num, total, session.page_products(), self.results_shown, not self.agentboard_fixes
+        )
+
+    def _item_page(self) -> str:
+        # FIX: AgentBoard's server never loads reviews: every rating reads N.A. and the Reviews page is empty
+        rating = None if self.agentboard_fixes else "N.A."
+        # FIX: AgentBoard's scraper shows a selected option as [[value]] only when the value has no space
+        exact = not self.agentboard_fixes
+        return render.item_page(self.session.product(), self.session.options, rating, exact, exact)
 
     def _show(self, observation: str) -> Outcome:
         self._last_page = observation
