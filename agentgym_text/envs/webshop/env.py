@@ -46,10 +46,10 @@ class WebShopEnv(TextEnv):
       page's ten);
     - ``agentboard_data``: AgentBoard's data folder (else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``): the difficulty
       labels of its ``webshop/test.jsonl``, line k for shipped task k (see ``agentboard_data.py``);
-    - ``agentboard_fixes=False``: AgentBoard's WebShop as it scores, bugs included, for replays of its
+    - ``agentboard_fixes=False``: AgentBoard's WebShop as it reads and scores, bugs included, for replays of its
       trajectories: 3 products a results page (the page scored for progress), ``Next >`` up to page 6, WebShop's
-      reward quirks, the item page scored at its last option combination, and 29 steps for the agent (AgentBoard's
-      30 include the ``reset[]`` its harness sends first and grades as a valid step).
+      reward quirks, the item page scored at its last option combination, its page texts, and 29 steps for the
+      agent (AgentBoard's 30 include the ``reset[]`` its harness sends first); ``agentboard_text.py`` lists each.
 
     Fixes against AgentBoard's WebShop, on purpose: scores are per episode (not server-wide); the item page
     score is the best option combination (AgentBoard kept the last one); selected multi-word options show as
