@@ -11,7 +11,8 @@ action). ``BrowserType.launch`` is given Debian's Chromium (Playwright's own bro
 else is replaced.
 
 Our five sites are served by our package in a child process (our venv) and reset before each episode; the site
-variables AgentBoard reads (SHOPPING, SHOPPING_ADMIN, REDDIT, GITLAB, WIKIPEDIA) name them. The tasks are a spread of
+variables AgentBoard reads (SHOPPING, SHOPPING_ADMIN, REDDIT, GITLAB, WIKIPEDIA, and PREFIX, the host its ``goto``
+accepts) name them. The tasks are a spread of
 our shipped configs (url_match, program_html with page and JavaScript locators, string_match), given to AgentBoard's
 env as WebArena configs with the placeholders filled, as WebArena's own generation step does; the annotation lines
 the replay test writes are the same configs in AgentBoard's line format. The actions: each task's gold steps
@@ -128,15 +129,14 @@ def find(observation: str, role: str, name: str, nth: int) -> str | None:
     return found[nth] if len(found) > nth else None
 
 
-def detour(rng: random.Random, config: dict) -> dict:
+def detour(rng: random.Random, config: dict) -> list[dict]:
+    """A detour that comes back to the page it left, so the gold steps still apply after it."""
     site = config["sites"][0]
     return rng.choice(
         [
-            {"action": "scroll", "direction": "down"},
-            {"action": "scroll", "direction": "up"},
-            {"action": "go_back"},
-            {"action": "goto", "url": PLACEHOLDERS[site] + "/"},
-            {"action": "goto", "url": PLACEHOLDERS[site] + "/?x=1"},
+            [{"action": "scroll", "direction": "down"}, {"action": "scroll", "direction": "up"}],
+            [{"action": "goto", "url": PLACEHOLDERS[site] + "/?x=1"}, {"action": "go_back"}],
+            [{"action": "goto", "url": PLACEHOLDERS[site] + "/"}, {"action": "go_back"}],
         ]
     )
 
@@ -146,8 +146,8 @@ def plan(rng: random.Random, config: dict) -> list[dict]:
     for step in config["gold"]:
         if step["action"] == "stop":
             continue
-        if rng.random() < 0.3:
-            steps.append(detour(rng, config))
+        if rng.random() < 0.35:
+            steps += detour(rng, config)
         steps.append(step)
     return steps
 
@@ -205,6 +205,7 @@ def record(args) -> None:
         WIKIPEDIA=sites["wikipedia"],
         MAP="http://127.0.0.1:9",
         HOMEPAGE="PASS",
+        PREFIX="http://127.0.0.1",  # AgentBoard's goto refuses URLs outside its deployment's host
     )
     launch_with_debian_chromium()
     sys.path.insert(0, str(SRC / "agentboard"))
