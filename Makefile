@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= all,dev
 
-.PHONY: install system demo test test-slow test-rl lint bench clean
+.PHONY: install system demo test test-slow test-rl test-integrations lint bench clean
 
 install: system $(STAMP)
 
@@ -36,6 +36,24 @@ test-rl: install
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m pip install -q -e ".[trl,openenv]"
 	AGENTGYM_TEXT_RL_TESTS=1 TRL_EXPERIMENTAL_SILENCE=1 $(BIN)/python -m pytest -q tests/test_integrations_trl.py
 
+# SkyRL's text env, the Inspect AI task, the verifiers v1 taskset (integrations/agentgym-vf) and the OpenEnv extra
+# installed beside verifiers, in a venv of their own: those frameworks pin packages (mcp, openai, httpx) that the
+# main venv does not need. Installs come from PyPI; the tests themselves reach nothing beyond 127.0.0.1.
+INT_VENV := .venv-integrations
+INT_STAMP := $(INT_VENV)/.installed
+INT_TESTS := tests/test_integrations_skyrl.py tests/test_integrations_inspect.py tests/test_integrations_verifiers.py \
+	tests/test_integrations_openenv.py::test_openenv_installs_cleanly_beside_verifiers
+
+$(INT_STAMP): pyproject.toml integrations/agentgym-vf/pyproject.toml
+	test -x $(INT_VENV)/bin/python || $(PYTHON) -m venv $(INT_VENV)
+	$(INT_VENV)/bin/python -m pip install -q --upgrade pip
+	$(INT_VENV)/bin/python -m pip install -q -e ".[openenv,skyrl,inspect,verifiers,webarena]" -e integrations/agentgym-vf \
+		"pytest>=8" "pytest-timeout>=2"
+	touch $(INT_STAMP)
+
+test-integrations: system $(INT_STAMP)
+	$(INT_VENV)/bin/python -m pytest -q -p no:cacheprovider $(INT_TESTS)
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -44,4 +62,4 @@ bench: install
 	$(BIN)/python benchmarks/throughput.py
 
 clean:
-	rm -rf $(VENV) runs .pytest_cache
+	rm -rf $(VENV) $(INT_VENV) runs .pytest_cache

@@ -302,7 +302,7 @@ _SERVER_MODULES = ("openenv", "uvicorn", "fastapi", "starlette", "websockets", "
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    """Serve one env id over OpenEnv (openenv-core's server; one env per client session)."""
+    """Serve one env id over OpenEnv (OpenEnv's server; one env per client session)."""
     entries = {entry.env_id: entry for entry in agentgym_text.list_envs()}
     if args.env not in entries:
         raise UserError(f"unknown env id {args.env!r}; `agentgym-text list` shows them")

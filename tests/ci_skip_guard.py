@@ -14,6 +14,7 @@ CI_MAY_SKIP = (
     "ALFWorld's downloaded games",  # the user's copy of ALFWorld's data: not ours to ship
     "AGENTGYM_TEXT_AGENTBOARD_PDDL",  # the user's copy of AgentBoard's problem files
     "make test-rl",  # the RL stack's tests run in their own target
+    "make test-integrations",  # so do SkyRL's, Inspect AI's and verifiers' (their own venv)
     "a user's WebArena deployment",
     "a Freebase endpoint",
 )

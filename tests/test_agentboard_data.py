@@ -24,14 +24,16 @@ def test_lines_fields_and_subgoal_alternatives(tmp_path):
             {"difficulty": "easy", "subgoals": ["a", "b"], "goal": "go", "additional_info": {"var": 3}},
             "",
             {"difficulty": "hard", "subgoals_1": ["x", "y"], "subgoals_2": ["x2", "y2"]},
+            {"difficulty": "hard", "subgoals": ["a", "b"], "subgoals_1": ["c", "d"]},
         ],
     )
-    first, second = read_task_file(tmp_path, "babyai")
+    first, second, both = read_task_file(tmp_path, "babyai")
     assert (first.number, second.number) == (1, 3)
+    assert both.subgoal_alternatives() == (("a", "b"), ("c", "d"))  # AgentBoard reads both keys as alternatives
     assert first.difficulty == "easy" and first.goal == "go" and first.get("additional_info.var", int) == 3
     assert first.subgoal_alternatives() == (("a", "b"),)
     assert second.subgoal_alternatives() == (("x", "y"), ("x2", "y2"))
-    expect_count([first, second], 2, "instances")
+    expect_count([first, second, both], 3, "instances")
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ import gymnasium as gym
 import pytest
 
 from agentgym_text.core.registry import extra_installed
-from agentgym_text.integrations.datasets import make_env, tasks, train_splits
+from agentgym_text.integrations.datasets import count_tasks, make_env, tasks, train_splits
 
 
 def test_test_split_is_every_shipped_task_with_its_prompt():
@@ -96,3 +96,10 @@ def test_families_with_a_training_range_give_rows_apart_from_the_test_tasks(env_
         assert info["success"], f"the expert does not solve training task {row['task_id']}"
     finally:
         env.close()
+
+
+def test_count_tasks_and_env_kwargs_describe_the_same_rows():
+    assert count_tasks("AgentQuest/Mastermind-v0", "test") == len(tasks("AgentQuest/Mastermind-v0", "test"))
+    rows = tasks("AgentQuest/Mastermind-v0", "test", limit=2, env_kwargs={"max_episode_steps": 7})
+    assert [row["env_kwargs"] for row in rows] == [{"max_episode_steps": 7}] * 2
+    assert [row["max_steps"] for row in rows] == [7, 7]

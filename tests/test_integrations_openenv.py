@@ -1,6 +1,8 @@
-"""`agentgym-text serve` played by openenv-core's own client (GenericEnvClient) on 127.0.0.1."""
+"""`agentgym-text serve` played by OpenEnv's own client (GenericEnvClient) on 127.0.0.1, and OpenEnv 0.10's task API."""
 
 import asyncio
+import importlib.metadata
+import json
 import os
 import signal
 import socket
@@ -9,6 +11,7 @@ import sys
 import tempfile
 import textwrap
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -22,6 +25,19 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 import agentgym_text  # noqa: E402
 from agentgym_text.core.registry import extra_installed  # noqa: E402
+from agentgym_text.integrations.datasets import tasks  # noqa: E402
+
+
+def _distribution(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+needs_task_api = pytest.mark.skipif(
+    _distribution("openenv") is None, reason="OpenEnv's task API needs the `openenv` distribution (>= 0.4)"
+)
 
 ENTRIES = {entry.env_id: entry for entry in agentgym_text.list_envs()}
 INFO_FIELDS = (
@@ -263,3 +279,100 @@ def test_killing_a_client_mid_episode_frees_its_scienceworld_jvm(server_for):
         if client.poll() is None:
             client.kill()
             client.wait()
+
+
+def _get(url: str):
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def _post(url: str, body: dict):
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+@needs_task_api
+def test_task_api_routes_serve_the_shipped_rows(server_for):
+    server = server_for("AgentQuest/Mastermind-v0")
+    rows = tasks("AgentQuest/Mastermind-v0", "test")
+    assert _get(f"{server.url}/list_environments") == ["AgentQuest-Mastermind-v0"]
+    base = f"{server.url}/AgentQuest-Mastermind-v0"
+    assert _get(f"{base}/splits") == [{"name": "test", "type": "test"}, {"name": "train", "type": "train"}]
+    assert _post(f"{base}/num_tasks", {"split": "test"}) == (200, {"num_tasks": len(rows)})
+    for index in (0, 3, len(rows) - 1):
+        status, answer = _post(f"{base}/task", {"split": "test", "index": index})
+        expected = {key: value for key, value in rows[index].items() if key != "prompt"}
+        assert status == 200 and answer["task"] == {"id": rows[index]["task_id"], "index": index, **expected}
+    status, answer = _post(f"{base}/task_range", {"split": "test", "start": 2, "stop": 5})
+    assert [task["id"] for task in answer["tasks"]] == [row["task_id"] for row in rows[2:5]]
+    assert _post(f"{base}/task", {"split": "test", "index": len(rows)})[0] == 400
+    assert _post(f"{base}/num_tasks", {"split": "train"}) == (200, {"num_tasks": 200})
+    assert _get(f"{server.url}/metadata")["name"] == "AgentQuest/Mastermind-v0"
+
+
+@needs_task_api
+def test_reset_by_split_and_index_lands_on_the_row_and_metadata_arrives(server_for):
+    server = server_for("AgentQuest/Mastermind-v0")
+    rows = tasks("AgentQuest/Mastermind-v0", "test")
+    local = gym.make("AgentQuest/Mastermind-v0")
+    with GenericEnvClient(base_url=server.url).sync() as client:
+        for index in (0, 7, 31):
+            result = client.reset(split="test", index=index)
+            assert result.observation["task_id"] == rows[index]["task_id"]
+            assert result.observation["text"] == rows[index]["first_observation"]
+            assert result.observation["metadata"]["task_id"] == rows[index]["task_id"]
+        local.reset(seed=0, options={"task_id": rows[31]["task_id"]})
+        while not result.done:  # play row 31 to the end; metadata carries the suite's info at every step
+            action = local.unwrapped.expert_action()
+            _, reward, terminated, truncated, info = local.step(action)
+            result = client.step({"message": action})
+            metadata = result.observation["metadata"]
+            assert {key: metadata[key] for key in INFO_FIELDS} == _local_info(info)
+            assert metadata["truncated"] == truncated
+        assert metadata["success"] and metadata["finish_reason"] == "success" and metadata["progress_rate"] == 1.0
+        train = client.reset(split="train", index=0)
+        assert train.observation["task_id"] == tasks("AgentQuest/Mastermind-v0", "train", limit=1)[0]["task_id"]
+    local.close()
+
+
+@needs_task_api
+def test_openenv_installs_cleanly_beside_verifiers():
+    """The `openenv` extra is OpenEnv's current distribution: no `openenv-core` (which ships the same `openenv`
+    import folder) beside it, and `pip check` is clean with verifiers installed too."""
+    assert _distribution("openenv-core") is None
+    if _distribution("verifiers") is None:
+        pytest.skip("verifiers is not installed (make test-integrations installs it)")
+    check = subprocess.run([sys.executable, "-m", "pip", "check"], capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_the_web_interface_draws_the_observation_and_offers_the_help_action():
+    from agentgym_text.integrations.openenv_server import AgentGymEnvironment
+
+    env = AgentGymEnvironment("AgentQuest/Mastermind-v0")
+    assert env.web_actions({}) == []  # no env made yet (task API calls make none either)
+    observation = env.reset(task_id="mastermind-003")
+    drawn = env.render_web({**observation.model_dump(), "text": "<script>x</script>", "done": False})
+    assert "mastermind-003" in drawn and "&lt;script&gt;" in drawn and "<script>" not in drawn
+    assert env.web_actions(observation.model_dump()) == [("check valid actions", {"message": "check valid actions"})]
+    env.close()
+
+
+def test_a_server_made_with_kwargs_serves_the_tasks_those_kwargs_make():
+    from agentgym_text.integrations.openenv_server import AgentGymEnvironment
+
+    env = AgentGymEnvironment("AgentQuest/Mastermind-v0", max_episode_steps=7)
+    assert env.list_splits() == ["test"]  # a train row carries kwargs of its own
+    assert env.num_tasks("test") == len(tasks("AgentQuest/Mastermind-v0", "test"))
+    assert env.get_task("test", 3)["env_kwargs"] == {"max_episode_steps": 7}
+    observation = env.reset(split="test", index=3)
+    assert observation.task_id == "mastermind-003" and observation.max_steps == 7
+    with pytest.raises(ValueError, match="no split 'train'"):
+        env.num_tasks("train")
+    env.close()

@@ -144,7 +144,7 @@ def test_valid_actions_are_not_computed_unless_asked():
     ],
 )
 def test_bad_input_is_invalid_with_a_message(action, reason):
-    env = gym.make(ENV_ID)
+    env = gym.make(ENV_ID, text_format="clear")  # our checks before the game; AgentBoard's words send it all
     env.reset(seed=0, options={"task_id": "jericho-zork1"})
     obs, reward, terminated, truncated, info = env.step(action)
     assert not info["valid"] and info["invalid_reason"] == reason and len(obs) > 10

@@ -22,6 +22,7 @@ from agentgym_text.envs.scienceworld.engine import (
     find_java,
 )
 from agentgym_text.envs.scienceworld.tasks import load_instances, task_id_for
+from agentgym_text.testing.contract import EXPERT_BUDGET
 
 ENV_ID = "AgentBoard/ScienceWorld-v0"
 
@@ -44,7 +45,8 @@ ALL_TASK_IDS = [task_id_for(inst["task_name"], inst["variation"]) for inst in lo
 
 @pytest.fixture(scope="module")
 def env():
-    made = gym.make(ENV_ID, text_format="clear")  # this module tests the package's own text and validity
+    # this module tests the package's own text and validity; the expert's paths may be longer than AgentBoard's 30
+    made = gym.make(ENV_ID, text_format="clear", max_episode_steps=EXPERT_BUDGET)
     yield made
     made.close()
 
@@ -114,7 +116,7 @@ def test_a_reused_jvm_plays_an_episode_exactly_as_a_fresh_one(env):
     other = next(t for t in ALL_TASK_IDS if t.startswith("scienceworld-find-animal-"))
     _random_trace(env, other, seed=1)
     reused = _random_trace(env, wandering, seed=7)
-    fresh_env = gym.make(ENV_ID, text_format="clear")
+    fresh_env = gym.make(ENV_ID, text_format="clear", max_episode_steps=EXPERT_BUDGET)  # the same budget line
     try:
         fresh = _random_trace(fresh_env, wandering, seed=7)
     finally:
@@ -364,7 +366,7 @@ def test_a_jvm_restart_between_episodes_leaves_trajectories_unchanged(env, kwarg
     _random_trace(env, other, seed=1)
     reused = _random_trace(env, wandering, seed=7)
     assert env.unwrapped.jvm_restarts == 0
-    recycling = gym.make(ENV_ID, text_format="clear", **kwargs)
+    recycling = gym.make(ENV_ID, text_format="clear", max_episode_steps=EXPERT_BUDGET, **kwargs)
     try:
         _random_trace(recycling, other, seed=1)
         first_pid = recycling.unwrapped.jvm_pid

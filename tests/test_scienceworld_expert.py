@@ -11,6 +11,7 @@ from agentgym_text.envs.scienceworld.env import ScienceWorldTextEnv
 from agentgym_text.envs.scienceworld.expert import GoldPathExpert
 from agentgym_text.envs.scienceworld.listing import ObjectIndex
 from agentgym_text.envs.scienceworld.tasks import load_instances, task_id_for
+from agentgym_text.testing.contract import EXPERT_BUDGET
 
 ENV_ID = "AgentBoard/ScienceWorld-v0"
 ALL_TASK_IDS = [task_id_for(inst["task_name"], inst["variation"]) for inst in load_instances()]
@@ -30,7 +31,8 @@ def envs():
 
     def env_for(text_format: str) -> gym.Env:
         if text_format not in made:
-            made[text_format] = gym.make(ENV_ID, text_format=text_format)
+            # the gold paths of 44 tasks are longer than AgentBoard's 30 steps
+            made[text_format] = gym.make(ENV_ID, text_format=text_format, max_episode_steps=EXPERT_BUDGET)
         return made[text_format]
 
     yield env_for

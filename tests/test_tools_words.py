@@ -19,6 +19,7 @@ import pytest
 
 from agentgym_text.envs.tools.agentboard_text import words
 from agentgym_text.envs.tools.env import ToolEnv
+from tests.agentboard_fixtures import write_task_file
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "tools_agentboard.json"
 EPISODES = json.loads(REFERENCE.read_text())["episodes"]
@@ -176,6 +177,60 @@ def test_with_fixes_on_every_difference_is_a_named_fix(replays):
         "FIX-SHEET-SCRATCH",
         "FIX-SHEET-HELP",
     }  # all exercised
+
+
+# ---- progress: AgentBoard's rule on the recorded annotation lines ---------------------------------------------
+ANNOTATIONS = json.loads(REFERENCE.read_text())["annotations"]
+
+
+@pytest.fixture(scope="module")
+def data_folder(tmp_path_factory) -> Path:
+    """The recording's annotation lines (written by the recorder from our instances) as an AgentBoard data folder."""
+    folder = tmp_path_factory.mktemp("agentboard-data")
+    for task_file, lines in ANNOTATIONS.items():
+        write_task_file(folder, task_file, lines)
+    return folder
+
+
+def replay_progress(data_folder: Path, fixes: bool) -> list[dict]:
+    """One row per recorded step: our progress_rate and AgentBoard's ``env.reward``, and at each episode's end the
+    success verdicts."""
+    rows = []
+    for episode in EPISODES:
+        tool = episode["tool"]
+        env = ToolEnv(family(tool), tool=tool, agentboard_data=data_folder, agentboard_fixes=fixes)
+        env.reset(options={"task_id": episode["task_id"]})
+        for step in episode["steps"]:
+            if env.episode_over:
+                break
+            _, _, _, _, info = env.step(step["action"])
+            rows.append({"task_id": episode["task_id"], "ours": info["progress_rate"], "theirs": step["progress"]})
+        if episode["steps"][-1]["done"] and env.episode_over:
+            rows.append({"task_id": episode["task_id"], "ours": info["success"], "theirs": episode["success"]})
+    return rows
+
+
+def test_annotations_cover_every_recorded_task(data_folder):
+    """Every recorded episode has its line, and the lines load as the same 100 instances."""
+    loaded = [
+        task_id for name in ("query", "operation") for task_id in ToolEnv(name, agentboard_data=data_folder).task_ids
+    ]
+    assert loaded == [episode["task_id"] for episode in EPISODES] and len(loaded) == 100
+
+
+def test_progress_equals_agentboards_on_every_recorded_step_with_fixes_off(data_folder):
+    rows = replay_progress(data_folder, fixes=False)
+    same = sum(row["ours"] == row["theirs"] for row in rows)
+    print(f"\nprogress and success with agentboard_fixes=False: {same}/{len(rows)} identical")
+    assert [row for row in rows if row["ours"] != row["theirs"]] == []
+    assert any(0 < row["theirs"] < 1 for row in rows) and any(row["theirs"] is True for row in rows)
+
+
+def test_with_fixes_on_progress_differs_only_by_fix_sheet_shape(data_folder):
+    rows = replay_progress(data_folder, fixes=True)
+    different = [row for row in rows if row["ours"] != row["theirs"]]
+    print(f"\nprogress and success with agentboard_fixes=True: {len(rows) - len(different)}/{len(rows)} identical")
+    assert {row["task_id"].split("-")[0] for row in different} <= {"sheet"}
 
 
 def test_tool_lists_are_agentboards():

@@ -77,14 +77,13 @@ class LabelLine:
         return self.get("goal")
 
     def subgoal_alternatives(self) -> tuple[tuple[str, ...], ...]:
-        """The annotation's subgoal lists: ``(subgoals,)``, or ``subgoals_1``, ``subgoals_2``, ... in order (the
-        alternatives BabyAI's and Jericho's loaders accept; all of one length)."""
-        if "subgoals" in self.fields:
+        """The annotation's subgoal lists as AgentBoard's BabyAI and Jericho loaders read them: ``(subgoals,)``
+        when the line has ``subgoals`` and no ``subgoals_1``; otherwise every field whose name contains "subgoals"
+        (``subgoals`` included), in the line's order, each an alternative (all of one length)."""
+        if "subgoals" in self.fields and "subgoals_1" not in self.fields:
             keys = ["subgoals"]
         else:
-            keys = []
-            while f"subgoals_{len(keys) + 1}" in self.fields:
-                keys.append(f"subgoals_{len(keys) + 1}")
+            keys = [key for key in self.fields if "subgoals" in key]
             if not keys:
                 raise self.error("the field 'subgoals' (or 'subgoals_1', 'subgoals_2', ...) is missing")
         lists = []

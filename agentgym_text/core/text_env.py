@@ -193,6 +193,11 @@ class TextEnv(gym.Env[str, str]):
         """The answer to ``check valid actions``; families with huge action sets describe them instead."""
         return "Valid actions: " + ", ".join(self._admissible_actions())
 
+    def _help_outcome(self) -> Outcome:
+        """The help action's outcome: ``_help_text()``, the state unchanged (a family whose progress rule reads the
+        help text, as AgentBoard's ALFWorld does, returns ``changed=True`` so progress is read again)."""
+        return Outcome(observation=self._help_text(), changed=False)
+
     # ---- public API ----------------------------------------------------------------------------------
     @property
     def task_ids(self) -> list[str]:
@@ -300,14 +305,15 @@ class TextEnv(gym.Env[str, str]):
                 )
             )
         if _is_help(text) or (not self.unwrap_actions and _is_help(unwrap_action(text))):
-            return self._reply(Outcome(observation=self._help_text()))
-        try:
-            outcome = self._act(text)
-        except ActionError as error:
-            outcome = Outcome.invalid(error.message, error.reason)
-        except Exception as error:  # an engine failure must not end a long evaluation run
-            logger.exception("engine error on action %r", text[:200])
-            outcome = Outcome.invalid(f"The engine failed on this action ({type(error).__name__}).", ENGINE_ERROR)
+            outcome = self._help_outcome()
+        else:
+            try:
+                outcome = self._act(text)
+            except ActionError as error:
+                outcome = Outcome.invalid(error.message, error.reason)
+            except Exception as error:  # an engine failure must not end a long evaluation run
+                logger.exception("engine error on action %r", text[:200])
+                outcome = Outcome.invalid(f"The engine failed on this action ({type(error).__name__}).", ENGINE_ERROR)
         previous = self._progress_rate
         if outcome.changed or outcome.terminated:
             self._record_progress(credit=True)

@@ -1,8 +1,12 @@
-"""Adapters to the tools people train LLM agents with: chat messages and tool calls (``ChatEnv``), groups of
-rollouts on one task (``make_group``), an OpenEnv server (``openenv_server``, extra ``openenv``), TRL's
-``GRPOTrainer(environment_factory=...)`` (``trl``, extra ``trl``) and Ray (``ray``: ``RayVectorEnv``, extra ``ray``).
+"""Adapters to the tools people train and evaluate LLM agents with: chat messages and tool calls (``ChatEnv``),
+groups of rollouts on one task (``make_group``), task datasets (``datasets``), an OpenEnv 0.10 server with its task
+API (``openenv_server``, extra ``openenv``), TRL's ``GRPOTrainer(environment_factory=...)`` (``trl``, extra
+``trl``), Ray (``ray``: ``RayVectorEnv``, extra ``ray``), SkyRL's ``BaseTextEnv`` (``skyrl``, extra ``skyrl``) and
+an Inspect AI task (``inspect``, extra ``inspect``). The verifiers v1 taskset is a package of its own,
+``integrations/agentgym-vf`` in the repository.
 
-Only the light parts are imported here; the server and the TRL adapter import their packages when used.
+Only the light parts are imported here; the others import their frameworks when used (``inspect`` on import: it is
+an Inspect task file).
 """
 
 from agentgym_text.integrations.chat import ChatEnv, action_from_message, system_prompt

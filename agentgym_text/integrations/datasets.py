@@ -30,7 +30,16 @@ import gymnasium as gym
 from agentgym_text.core.family import TrainSplit
 from agentgym_text.core.registry import get_entry, list_envs
 
-__all__ = ["tasks", "iter_tasks", "train_instances", "train_splits", "to_hf_dataset", "SPLITS", "make_env"]
+__all__ = [
+    "tasks",
+    "iter_tasks",
+    "count_tasks",
+    "train_instances",
+    "train_splits",
+    "to_hf_dataset",
+    "SPLITS",
+    "make_env",
+]
 
 SPLITS = ("test", "train")
 DEFAULT_TRAIN_SIZE = 200
@@ -68,27 +77,42 @@ def train_instances(env_id: str, size: int = DEFAULT_TRAIN_SIZE) -> list[tuple[d
     return _by_kwargs(env_id, split, size)
 
 
-def _instances(env_id: str, split: str, size: int | None) -> list[tuple[dict[str, Any], str, int]]:
+def _instances(
+    env_id: str, split: str, size: int | None, env_kwargs: dict[str, Any] | None = None
+) -> list[tuple[dict[str, Any], str, int]]:
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
     if split == "train":
+        if env_kwargs:
+            raise ValueError("env_kwargs= name the tasks themselves (e.g. task_file=): use split='test' with them")
         return train_instances(env_id, DEFAULT_TRAIN_SIZE if size is None else size)
-    env = make_env(env_id)
+    env = make_env(env_id, env_kwargs)
     try:
         ids = env.unwrapped.task_ids
     finally:
         env.close()
-    return [({}, task_id, 0) for task_id in ids]
+    return [(dict(env_kwargs or {}), task_id, 0) for task_id in ids]
+
+
+def count_tasks(env_id: str, split: str = "test", *, env_kwargs: dict[str, Any] | None = None) -> int:
+    """How many rows ``tasks(env_id, split, env_kwargs=...)`` has, without resetting any of them."""
+    return len(_instances(env_id, split, None, env_kwargs))
 
 
 def iter_tasks(
-    env_id: str, split: str = "test", *, limit: int | None = None, offset: int = 0, tools: bool = False
+    env_id: str,
+    split: str = "test",
+    *,
+    limit: int | None = None,
+    offset: int = 0,
+    tools: bool = False,
+    env_kwargs: dict[str, Any] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Rows one by one (each reset once, to read the goal and first observation); see ``tasks``."""
     from agentgym_text.integrations.chat import ChatEnv
 
     size = None if limit is None else offset + limit
-    chosen = _instances(env_id, split, size)[offset : None if limit is None else offset + limit]
+    chosen = _instances(env_id, split, size, env_kwargs)[offset : None if limit is None else offset + limit]
     envs: dict[str, ChatEnv] = {}
     try:
         for env_kwargs, task_id, seed in chosen:
@@ -116,12 +140,20 @@ def iter_tasks(
 
 
 def tasks(
-    env_id: str, split: str = "test", *, limit: int | None = None, offset: int = 0, tools: bool = False
+    env_id: str,
+    split: str = "test",
+    *,
+    limit: int | None = None,
+    offset: int = 0,
+    tools: bool = False,
+    env_kwargs: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """The rows of ``env_id``'s ``split``: env id and kwargs, task id, reset seed, goal, system prompt, first
     observation and the two as ``prompt`` messages. ``limit`` caps the count (the train split builds 200 unless
-    told); ``tools=True`` words the system prompt for tool calls."""
-    return list(iter_tasks(env_id, split, limit=limit, offset=offset, tools=tools))
+    told); ``tools=True`` words the system prompt for tool calls. ``env_kwargs`` make the env (e.g. an original's
+    task file, ``task_file=`` or ``agentboard_data=``): the rows are its tasks and carry the kwargs, so a training
+    file of an original becomes rows too."""
+    return list(iter_tasks(env_id, split, limit=limit, offset=offset, tools=tools, env_kwargs=env_kwargs))
 
 
 def to_hf_dataset(rows: list[dict[str, Any]]):

@@ -1,8 +1,8 @@
 """A chat-completions HTTP server on 127.0.0.1 that answers with a scripted policy, for tests and benchmarks.
 
-It speaks enough of the OpenAI protocol for the ``openai`` client (``POST .../chat/completions``), can inject
-faults (timeouts, 429/500 answers, unreadable bodies, garbage text) on a share of calls, and answers a
-context-length error when the prompt is longer than ``max_prompt_chars``.
+It speaks enough of the OpenAI protocol for the ``openai`` client (``POST .../chat/completions``, plain or with
+``"stream": true``), can inject faults (timeouts, 429/500 answers, unreadable bodies, garbage text) on a share of
+calls, and answers a context-length error when the prompt is longer than ``max_prompt_chars``.
 
 >>> with ScriptedChatServer(lambda messages: "Action: look") as server:
 ...     server.base_url.startswith("http://127.0.0.1:")
@@ -114,6 +114,19 @@ def _completion(model: str, text: str, prompt_chars: int) -> dict[str, Any]:
     }
 
 
+def _stream(completion: dict[str, Any]) -> bytes:
+    """The completion as a chat-completions event stream (``"stream": true``): the reply in one delta, the finish
+    reason, the usage, then ``[DONE]``."""
+    head = {key: completion[key] for key in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+    choice = completion["choices"][0]
+    chunks = [
+        {**head, "choices": [{"index": 0, "delta": choice["message"], "finish_reason": None, "logprobs": None}]},
+        {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"], "logprobs": None}]},
+        {**head, "choices": [], "usage": completion["usage"]},
+    ]
+    return b"".join(f"data: {json.dumps(chunk)}\n\n".encode() for chunk in chunks) + b"data: [DONE]\n\n"
+
+
 def _handler_for(server: ScriptedChatServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -193,6 +206,10 @@ def _handler_for(server: ScriptedChatServer) -> type[BaseHTTPRequestHandler]:
                 )
                 return
             text = "%% ?? ~~" if fault == "garbage_text" else server.policy(messages)
-            self._send(200, json.dumps(_completion(model, text, prompt_chars)).encode())
+            completion = _completion(model, text, prompt_chars)
+            if request.get("stream"):
+                self._send(200, _stream(completion), "text/event-stream")
+            else:
+                self._send(200, json.dumps(completion).encode())
 
     return Handler

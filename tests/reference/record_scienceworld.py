@@ -30,6 +30,20 @@ Usage (two stages; the second runs inside the reference venv)::
         --replay tests/reference/scienceworld_agentboard.json --out /tmp/scienceworld_agentboard_installed.json
     python tests/reference/record_scienceworld.py --merge /tmp/scienceworld_agentboard_installed.json
 
+Progress (``--progress``, run with the installed venv's python, as our env runs the installed engine): AgentBoard's
+env is given annotation lines (``data/scienceworld/test.jsonl``'s fields; by default written here from our shipped
+instances: goal, our subgoal patterns as its regexes, key ``<task>_<variation>``), and on the instance of each of
+the 30 tasks with the shortest gold path it plays our gold path with seeded detours (a random listed action, unknown text or the help
+action) for up to AgentBoard's 30 steps, stopping where AgentBoard's ``done`` does, and records AgentBoard's
+progress (its ``reward``) and ``done`` after every action to ``tests/reference/scienceworld_agentboard_progress.json``
+(with the lines), which ``tests/test_scienceworld_agentboard_data.py`` replays with ``agentboard_data=``.
+``--data DIR`` takes the lines from DIR's ``scienceworld/test.jsonl`` instead (every line; the path is ours where
+the instance is shipped, else the simulator's gold path); ``--progress-out OUT`` also writes ``OUT/scienceworld.json``
+for ``benchmarks/agentboard_data.py --recorded OUT``; ``--fixture-out DIR`` writes the lines as a data folder::
+
+    /tmp/agentboard-scienceworld-installed-venv/bin/python tests/reference/record_scienceworld.py --record \
+        --progress [--data DIR] [--progress-out OUT] [--fixture-out DIR]
+
 ``--setup`` (run with the package's python) creates ``/tmp/agentboard-scienceworld-venv`` (scienceworld 1.1.3,
 jsonlines) and ``/tmp/agentboard-scienceworld-installed-venv`` (the installed scienceworld release, jsonlines) and
 writes AgentBoard's two needed files from a git mirror (``--git-dir``, else ``$AGENTBOARD_GIT_DIR``) to
@@ -64,6 +78,9 @@ JVM_OPTIONS = "-XX:+UnlockExperimentalVMOptions -XX:hashCode=2 -XX:+UseSerialGC"
 SIMPLIFICATIONS = "selfWateringFlowerPots,openContainers,openDoors,noElectricalAction"  # build_simplification_str
 ENV_STEP_LIMIT = 30  # eval_configs/main_results_all_tasks.yaml
 STEPS = 10
+PROGRESS_OUT = HERE / "scienceworld_agentboard_progress.json"
+PROGRESS_STEPS = 30  # AgentBoard's max_num_steps
+DETOUR_SHARE = 0.15
 INVALID_SHARE = 0.15
 HELP_SHARE = 0.05
 INVALID_ACTIONS = ("fly to the moon", "pick up unicorn", "go to moon", "open", "look around please",
@@ -79,15 +96,16 @@ def setup(git_dir: str) -> None:
     copy_files(git_dir, FILES, SRC)
 
 
-def _label_file(instances: list[dict]) -> Path:
+def label_lines(instances: list[dict]) -> list[dict]:
     """Our instances as AgentBoard's label lines (data/scienceworld/test.jsonl's fields)."""
+    return [{"goal": inst["goal"], "subgoals": [pattern for _, pattern in inst["subgoals"]],
+             "difficulty": "hard" if len(inst["subgoals"]) + 1 > 3 else "easy",
+             "additional_info": {"env_name": inst["task_name"], "var": inst["variation"]}} for inst in instances]
+
+
+def _label_file(instances: list[dict], lines: list[dict] | None = None) -> Path:
     path = SRC / "labels.jsonl"
-    with path.open("w") as out:
-        for inst in instances:
-            out.write(json.dumps({"goal": inst["goal"], "subgoals": [pattern for _, pattern in inst["subgoals"]],
-                                  "difficulty": "easy",
-                                  "additional_info": {"env_name": inst["task_name"], "var": inst["variation"]}})
-                      + "\n")
+    path.write_text("".join(json.dumps(line) + "\n" for line in (lines or label_lines(instances))))
     return path
 
 
@@ -170,6 +188,108 @@ def record(out: Path, limit: int | None, replay: Path | None = None) -> None:
     print(f"wrote {len(episodes)} episodes to {out}")
 
 
+def _canonical(name: str) -> str:
+    try:
+        from scienceworld.utils import infer_task
+    except ImportError:  # releases before 1.2 take the names as they are
+        return name
+    return infer_task(name)
+
+
+def _load(env, task_name: str, variation: int) -> str | None:
+    """AgentBoard's load; the electrical tasks without noElectricalAction (the simulator refuses it there)."""
+    try:
+        env.load(task_name, variation, SIMPLIFICATIONS)
+        return None
+    except ValueError as error:
+        env.load(task_name, variation, SIMPLIFICATIONS.replace(",noElectricalAction", ""))
+        return str(error)
+
+
+def _simulator_gold(env, task_name: str, variation: int) -> list[str]:
+    """The simulator's gold path for an instance we do not ship (the load is then made again without it)."""
+    simplifications = SIMPLIFICATIONS if _load(env, task_name, variation) is None else SIMPLIFICATIONS.replace(
+        ",noElectricalAction", "")
+    env.env.load(task_name, variation, simplifications, generateGoldPath=True)
+    return [str(action) for action in env.getGoldActionSequence()]
+
+
+def record_progress(args) -> None:
+    """AgentBoard's progress along gold paths with detours, on the given (or our) annotation lines."""
+    os.environ["JAVA_TOOL_OPTIONS"] = " ".join(filter(None, (os.environ.get("JAVA_TOOL_OPTIONS"), JVM_OPTIONS)))
+    scienceworld_env = import_env_module(SRC, "scienceworld_env")  # the unmodified file
+    import scienceworld
+
+    instances = json.loads(TASKS.read_text())["instances"]
+    gold = {f"scienceworld-{inst['task_name']}-var{inst['variation']}": inst["gold_actions"] for inst in instances}
+    if args.data:
+        lines = [json.loads(text) for text in (Path(args.data) / "scienceworld" / "test.jsonl").read_text().splitlines()
+                 if text.strip()]
+    else:
+        shortest = {}  # per task, the instance with the shortest gold path (more of them reach AgentBoard's done)
+        for inst in instances:
+            if len(inst["gold_actions"]) < len(shortest.get(inst["task_name"], inst)["gold_actions"]) or (
+                    inst["task_name"] not in shortest):
+                shortest[inst["task_name"]] = inst
+        lines = label_lines(list(shortest.values()))
+    lines = lines[:args.limit]
+    env = scienceworld_env.Scienceworld(envStepLimit=ENV_STEP_LIMIT, label_path=str(_label_file([], lines)))
+    episodes = []
+    started = time.time()
+    for index, label in enumerate(env.labels.values()):  # AgentBoard's order: its dict of lines by key
+        task_name, variation = label["task_name"], label["var"]
+        task_id = f"scienceworld-{_canonical(task_name)}-var{variation}"
+        path = gold.get(task_id) or _simulator_gold(env, task_name, variation)
+        rng = random.Random(index)
+        load_error = _load(env, task_name, variation)
+        obs, reset_info = env.reset()  # tasks/scienceworld.py's evaluate_env, as in record()
+        concrete = list(reset_info["valid"])
+        actions, progress, done_flags, next_gold = [], [], [], 0
+        for _ in range(PROGRESS_STEPS):
+            draw = rng.random()
+            if draw < HELP_SHARE:
+                action = "check valid actions"
+            elif draw < HELP_SHARE + INVALID_SHARE / 2:
+                action = rng.choice(INVALID_ACTIONS)
+            elif draw < HELP_SHARE + INVALID_SHARE / 2 + DETOUR_SHARE or next_gold >= len(path):
+                action = rng.choice(sorted(set(concrete) - {"check valid actions"}))
+            else:
+                action, next_gold = path[next_gold], next_gold + 1
+            obs, reward, done, info = env.step(action)
+            concrete = env.get_action_space(abstract=False)
+            actions.append(action)
+            progress.append(reward)
+            done_flags.append(bool(done))
+            if done:
+                break
+        episodes.append({"task_id": task_id, "load_error": load_error, "actions": actions, "progress": progress,
+                         "done": done_flags})
+        print(f"{index + 1}/{len(env.labels)} {task_id} progress {progress[-1]:.2f} "
+              f"{time.time() - started:.0f}s", flush=True)
+    env.env.close() if hasattr(env.env, "close") else env.env._gateway.shutdown()
+    commit = (SRC / "COMMIT").read_text().strip() if (SRC / "COMMIT").exists() else "unknown"
+    about = (f"AgentBoard's ScienceWorld env (hkust-nlp/AgentBoard {commit}, environment/scienceworld_env.py, "
+             f"unmodified) with scienceworld {scienceworld.__version__} (JVM options {JVM_OPTIONS}) given the lines "
+             f"below: its progress and done after every action of our gold paths with seeded detours (up to "
+             f"{PROGRESS_STEPS} steps), written by tests/reference/record_scienceworld.py --progress")
+    body = ",\n".join(json.dumps(episode, separators=(",", ":")) for episode in episodes)
+    text = (f'{{"about": {json.dumps(about)},\n"scienceworld": "{scienceworld.__version__}",\n'
+            f'"lines": {json.dumps(lines)},\n"episodes": [\n{body}\n]}}\n')
+    if args.data is None:
+        PROGRESS_OUT.write_text(text)
+        print(f"wrote {len(episodes)} episodes to {PROGRESS_OUT}")
+    if args.progress_out:
+        target = Path(args.progress_out) / "scienceworld.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        print(f"wrote {len(episodes)} episodes to {target}")
+    if args.fixture_out:
+        target = Path(args.fixture_out) / "scienceworld" / "test.jsonl"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        print(f"wrote {len(lines)} lines to {target}")
+
+
 def merge(reference: Path, installed: Path) -> None:
     """Store, beside each field of the reference, the installed engine's value where it differs."""
     data = json.loads(reference.read_text())
@@ -197,9 +317,15 @@ def _options(parser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="only the first N instances")
     parser.add_argument("--replay", type=Path, default=None, help="take the actions from this recording")
     parser.add_argument("--merge", type=Path, default=None, help="merge this installed-engine recording into --out")
+    parser.add_argument("--progress", action="store_true", help="record AgentBoard's progress (see above)")
+    parser.add_argument("--data", default=None, help="--progress: the lines of this AgentBoard data folder")
+    parser.add_argument("--progress-out", default=None, help="--progress: also write OUT/scienceworld.json")
+    parser.add_argument("--fixture-out", default=None, help="--progress: write the lines as a data folder here")
 
 
 if __name__ == "__main__":
-    arguments = main(__doc__, setup, lambda args: record(args.out, args.limit, args.replay), _options)
+    arguments = main(__doc__, setup,
+                     lambda args: record_progress(args) if args.progress else record(args.out, args.limit,
+                                                                                       args.replay), _options)
     if arguments.merge:
         merge(arguments.out, arguments.merge)

@@ -29,10 +29,22 @@ missing, wrong or unknown argument, unknown functions, inputs that are not liter
 ``check_valid_actions`` and ``finish``; a few target AgentBoard behaviours our env fixes (air-quality band gaps,
 ``eval`` expressions, "finish" inside another call, tool failures counted as valid).
 
+Progress: each episode's env is given annotation lines (``dataset``: ``ground_truth_subgoals``, ``ground_truth``)
+and the recording keeps AgentBoard's ``env.reward`` after every step and its success rule at the end
+(``tasks/tool.py``: done and progress 1, todo ``goal_type`` 1 also ``get_todo_status`` == answer, that method's
+source taken verbatim). The lines are fixtures written here from our own instances: AgentBoard's own env plays
+each task's golden calls and ``finish`` with our answer, and its action path's Subgoals become the line's
+``subgoals`` (the answer of a todo operation task is ``get_todo_status`` after them; of a sheet task the golden
+table as JSON). They are saved in the recording (``annotations``) so the replay test writes the same data folder.
+``--data DIR`` takes the lines from DIR instead (matched to our tasks by tool and goal, others skipped);
+``--progress-out OUT`` also writes ``OUT/<task>.json`` for ``benchmarks/agentboard_data.py --recorded OUT``, and
+``--fixture-out DIR`` the lines as a data folder for its ``--data DIR``.
+
 Usage::
 
     python tests/reference/record_tools.py --setup --git-dir PATH   # venv + AgentBoard source under /tmp
-    /tmp/agentboard-tools-venv/bin/python tests/reference/record_tools.py --record
+    /tmp/agentboard-tools-venv/bin/python tests/reference/record_tools.py --record [--data DIR]
+        [--progress-out OUT] [--fixture-out DIR]
 """
 
 from __future__ import annotations
@@ -300,6 +312,24 @@ def agent_parser():
     return lambda message: namespace["action_parser_for_special_llms"](None, message)
 
 
+def todo_status():
+    """``EvalTool.get_todo_status`` and ``clean_answer`` of AgentBoard's ``tasks/tool.py``, their source verbatim (the
+    module imports the LLM stack): the final projects and tasks that goal_type 1 compares with the answer."""
+    import textwrap
+    import types
+    import typing
+    from copy import deepcopy
+
+    source = (SRC / "agentboard" / "tasks" / "tool.py").read_text()
+    namespace: dict = {"deepcopy": deepcopy, **{name: getattr(typing, name) for name in ("Any", "Dict", "List", "Union")}}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name in ("get_todo_status", "clean_answer"):
+            exec(textwrap.dedent(ast.get_source_segment(source, node)), namespace)
+    harness = types.SimpleNamespace()
+    harness.clean_answer = lambda answer: namespace["clean_answer"](harness, answer)
+    return lambda toolkits: namespace["get_todo_status"](harness, toolkits)
+
+
 def harness_strings() -> dict[str, str]:
     """The first observations and the format error, as string constants of AgentBoard's ``tasks/tool.py``."""
     tree = ast.parse((SRC / "agentboard" / "tasks" / "tool.py").read_text())
@@ -507,7 +537,110 @@ def plan(rng: random.Random, tool: str, task: dict, toolkit) -> list:
     return choose
 
 
-def record() -> None:
+ENV_CLASSES = {"weather": "WeatherEnv", "movie": "MovieEnv", "academia": "AcademiaEnv", "todo": "TodoEnv",
+               "sheet": "SheetEnv"}
+TASK_FILES = {"weather": "tool-query", "movie": "tool-query", "academia": "tool-query", "todo": "tool-operation",
+              "sheet": "tool-operation"}
+
+
+class Episode:
+    """AgentBoard's env for one of our tasks, set up as ``tasks/tool.py`` sets it up, with annotation ``line``."""
+
+    def __init__(self, env_classes, strings, tool: str, spec, line: dict):
+        from utils.tool.helpers import extract_sheet_number
+
+        from agentgym_text.envs.tools.task_builder import toolkit_class
+
+        self.tool, self.spec, self.line = tool, spec, line
+        config = spec.params["config"]
+        info = line["additional_info"]
+        self.toolkit = toolkit_class(tool)(config)
+        CURRENT["toolkit"] = self.toolkit if tool == "sheet" else None
+        init = info.get("init_config", {})
+        dataset = {"goal": line["goal"], "ground_truth": info["answer"], "ground_truth_subgoals": line["subgoals"],
+                   "tool": tool, "current_date": init.get("current_date"),
+                   "current_location": init.get("current_location")}
+        self.env = env_classes[tool](dataset=dataset)
+        CURRENT["toolkit"] = self.toolkit
+        self.first = strings["weather"] if tool == "weather" else strings["other"]
+        if tool == "sheet":  # tasks/tool.py opens the goal's sheet before the first turn
+            _, opened = self.env.reset_question_env(spec.goal, extract_sheet_number(spec.goal))
+            self.first += "\n" + opened
+        if tool == "todo":  # tasks/tool.py sets these after building the env
+            self.env.todo_toolkits.current_date = init["current_date"]
+            self.env.todo_toolkits.current_location = init["current_location"]
+        self.action_path: list = []
+        self.env.action_path = self.action_path
+
+    def step(self, parse, strings, sent: str) -> dict:
+        from utils.tool.helpers import extract_action_name_and_action_input
+
+        message = parse(sent).strip()  # tasks/tool.py: agent.run() (parser on), then .strip()
+        action, action_input = extract_action_name_and_action_input(message)
+        if action_input is None:
+            observation, done, valid = strings["format"], False, False
+        else:
+            observation, _, done, _ = self.env.step("Action: " + action + " with Action Input: " + action_input,
+                                                    action_path=self.action_path)
+            valid = not observation.startswith("ERROR | ")
+        return {"action": sent, "observation": observation, "valid": valid, "done": bool(done),
+                "progress": self.env.reward}
+
+    def success(self, status, done: bool) -> bool:
+        """``EvalTool.evaluate_env``'s verdict once the loop ends."""
+        if not done:
+            return False
+        if self.line["additional_info"].get("goal_type") == 1 and self.tool == "todo":
+            return status(self.env.todo_toolkits) == self.line["additional_info"]["answer"] and self.env.reward == 1.0
+        return self.env.reward == 1.0
+
+
+def fixture_line(env_classes, strings, parse, status, tool: str, spec) -> dict:
+    """An annotation line for our task ``spec``: AgentBoard's own Subgoals of its golden calls and finish."""
+    from agentgym_text.envs.tools.agentboard_text.words import python_call
+    from agentgym_text.envs.tools.todo.seed_data import CURRENT_DATE, CURRENT_LOCATION
+
+    config = spec.params["config"]
+    if tool == "todo":
+        init = {"current_date": CURRENT_DATE, "current_location": CURRENT_LOCATION}
+    else:
+        init = {key: config[key] for key in ("current_date", "current_location") if key in config}
+    sheet = tool == "sheet"
+    goal_type = 1 if tool == "todo" and spec.params["graded_state"] else 0
+    line = {"goal": spec.goal, "subgoals": ["-"], "difficulty": spec.difficulty,
+            "additional_info": {"answer": json.dumps(spec.params["golden_state"]) if sheet else spec.params["answer"],
+                                "tool": tool, "goal_type": goal_type, "init_config": init}}
+    episode = Episode(env_classes, strings, tool, spec, line)
+    for name, args in spec.params["calls"]:
+        episode.step(parse, strings, python_call(name, args))
+    if goal_type == 1:
+        line["additional_info"]["answer"] = status(episode.env.todo_toolkits)
+    episode.step(parse, strings, python_call("finish", {"answer": spec.params["answer"]}))
+    line["subgoals"] = [] if sheet else [item["Subgoal"] for item in episode.action_path]
+    episode.toolkit.close()
+    return line
+
+
+def read_lines(folder: Path, tasks_by_goal: dict) -> dict:
+    """``--data``: the lines of DIR's task files that are our tasks (by tool and goal), keyed by task id."""
+    lines = {}
+    for task_file in ("tool-query", "tool-operation"):
+        path = folder / task_file / "test.jsonl"
+        if not path.is_file():
+            continue
+        for number, text in enumerate(path.read_text().splitlines(), start=1):
+            if not text.strip():
+                continue
+            line = json.loads(text)
+            spec = tasks_by_goal.get((line["additional_info"]["tool"], line["goal"]))
+            if spec is None:
+                print(f"{path}, line {number}: not one of our instances, skipped", file=sys.stderr)
+                continue
+            lines[spec.task_id] = line
+    return lines
+
+
+def record(args) -> None:
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(SRC / "agentboard"))
     os.environ["PROJECT_PATH"] = str(SRC)
@@ -517,66 +650,64 @@ def record() -> None:
     (SRC / "agentboard" / "utils" / "sheet" / "credential.json").write_text("{}")  # init_sheets checks it exists
     strings = harness_strings()
     parse = agent_parser()
+    status = todo_status()
     import importlib
 
-    from utils.tool.helpers import extract_action_name_and_action_input, extract_sheet_number
-
-    from agentgym_text.envs.tools.task_builder import toolkit_class
     from agentgym_text.envs.tools.tasks import tool_tasks
 
-    env_classes = {tool: getattr(importlib.import_module(f"environment.{tool}_env"),
-                                 {"weather": "WeatherEnv", "movie": "MovieEnv", "academia": "AcademiaEnv",
-                                  "todo": "TodoEnv", "sheet": "SheetEnv"}[tool]) for tool in (*TOOLS, "sheet")}
+    env_classes = {tool: getattr(importlib.import_module(f"environment.{tool}_env"), ENV_CLASSES[tool])
+                   for tool in (*TOOLS, "sheet")}
+    specs = [(tool, spec) for tool in (*TOOLS, "sheet") for spec in tool_tasks(tool)]
+    if args.data:
+        lines = read_lines(Path(args.data), {(tool, spec.goal): spec for tool, spec in specs})
+    else:
+        lines = {spec.task_id: fixture_line(env_classes, strings, parse, status, tool, spec) for tool, spec in specs}
     episodes = []
-    for tool in (*TOOLS, "sheet"):
-        for index, spec in enumerate(tool_tasks(tool)):
-            task = {"task_id": spec.task_id, "params": spec.params}
-            config = spec.params["config"]
-            rng = random.Random(f"{SEED}|{spec.task_id}")
-            toolkit = toolkit_class(tool)(config)
-            CURRENT["toolkit"] = None
-            answer = json.dumps(spec.params["golden_state"]) if tool == "sheet" else spec.params["answer"]
-            dataset = {"goal": spec.goal, "ground_truth": answer, "ground_truth_subgoals": ["-"],
-                       "tool": tool, "current_date": config.get("current_date"),
-                       "current_location": config.get("current_location")}
-            CURRENT["toolkit"] = toolkit if tool == "sheet" else None
-            env = env_classes[tool](dataset=dataset)
-            CURRENT["toolkit"] = toolkit
-            first = strings["weather"] if tool == "weather" else strings["other"]
-            if tool == "sheet":  # tasks/tool.py opens the goal's sheet before the first turn
-                _, opened = env.reset_question_env(spec.goal, extract_sheet_number(spec.goal))
-                first += "\n" + opened
-            if tool == "todo":  # tasks/tool.py sets these after building the env
-                from agentgym_text.envs.tools.todo.seed_data import CURRENT_DATE, CURRENT_LOCATION
-
-                env.todo_toolkits.current_date = config.get("current_date", CURRENT_DATE)
-                env.todo_toolkits.current_location = config.get("current_location", CURRENT_LOCATION)
-            action_path: list = []
-            env.action_path = action_path
-            choose = plan(rng, tool, task, toolkit)
-            steps = []
-            for step_id in range(STEPS):
-                sent = choose(step_id)
-                message = parse(sent).strip()  # tasks/tool.py: agent.run() (parser on), then .strip()
-                action, action_input = extract_action_name_and_action_input(message)
-                if action_input is None:
-                    observation, done, valid = strings["format"], False, False
-                else:
-                    observation, _, done, _ = env.step("Action: " + action + " with Action Input: " + action_input,
-                                                       action_path=action_path)
-                    valid = not observation.startswith("ERROR | ")
-                steps.append({"action": sent, "observation": observation, "valid": valid, "done": bool(done)})
-                if done:
-                    break
-            toolkit.close()
-            episodes.append({"task_id": spec.task_id, "tool": tool, "observation": first,
-                             "actions": env.get_action_space(), "steps": steps})
-        print(tool, "done", file=sys.stderr)
+    for tool, spec in specs:
+        if spec.task_id not in lines:
+            continue
+        task = {"task_id": spec.task_id, "params": spec.params}
+        rng = random.Random(f"{SEED}|{spec.task_id}")
+        episode = Episode(env_classes, strings, tool, spec, lines[spec.task_id])
+        choose = plan(rng, tool, task, episode.toolkit)
+        steps = []
+        for step_id in range(STEPS):
+            steps.append(episode.step(parse, strings, choose(step_id)))
+            if steps[-1]["done"]:
+                break
+        episodes.append({"task_id": spec.task_id, "tool": tool, "observation": episode.first,
+                         "actions": episode.env.get_action_space(), "steps": steps,
+                         "success": episode.success(status, steps[-1]["done"])})
+        episode.toolkit.close()
+    annotations: dict[str, list] = {"tool-query": [], "tool-operation": []}
+    for tool, spec in specs:
+        if spec.task_id in lines:
+            annotations[TASK_FILES[tool]].append(lines[spec.task_id])
     commit = (SRC / "COMMIT").read_text().strip() if (SRC / "COMMIT").exists() else "unknown"  # written by --setup
-    OUT.write_text(json.dumps({"agentboard_commit": commit, "seed": SEED, "episodes": episodes}, indent=1,
-                              ensure_ascii=False) + "\n")
+    OUT.write_text(json.dumps({"agentboard_commit": commit, "seed": SEED, "annotations": annotations,
+                               "episodes": episodes}, indent=1, ensure_ascii=False) + "\n")
     print(f"wrote {OUT}: {len(episodes)} episodes, {sum(len(e['steps']) for e in episodes)} steps")
+    if args.fixture_out:
+        for task_file, task_lines in annotations.items():
+            path = Path(args.fixture_out) / task_file / "test.jsonl"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("".join(json.dumps(line) + "\n" for line in task_lines))
+    if args.progress_out:
+        out = Path(args.progress_out)
+        out.mkdir(parents=True, exist_ok=True)
+        for task_file in annotations:
+            rows = [{"task_id": e["task_id"], "actions": [s["action"] for s in e["steps"]],
+                     "progress": [s["progress"] for s in e["steps"]]}
+                    for e in episodes if TASK_FILES[e["tool"]] == task_file]
+            (out / f"{task_file}.json").write_text(json.dumps({"episodes": rows}, indent=1, ensure_ascii=False) + "\n")
+
+
+def options(parser) -> None:
+    parser.add_argument("--data", default=None, help="read the annotation lines from this AgentBoard data folder")
+    parser.add_argument("--progress-out", default=None,
+                        help="also write OUT/<task>.json for benchmarks/agentboard_data.py")
+    parser.add_argument("--fixture-out", default=None, help="also write the annotation lines as a data folder here")
 
 
 if __name__ == "__main__":
-    main(__doc__, setup, lambda args: record())
+    main(__doc__, setup, record, options)

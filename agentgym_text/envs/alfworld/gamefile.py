@@ -18,7 +18,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["mangle", "pddl_problem", "grammar_with_goal", "traj_data", "tw_pddl_game", "export_game", "domain_text"]
+__all__ = [
+    "mangle",
+    "pddl_problem",
+    "grammar_with_goal",
+    "traj_data",
+    "tw_pddl_game",
+    "export_game",
+    "domain_text",
+    "game_name",
+]
 
 
 def mangle(thor_id: str) -> str:
@@ -133,6 +142,19 @@ def tw_pddl_game(world: dict[str, Any], problem: str | None = None) -> dict[str,
         "solvable": True,
         "walkthrough": None,
     }
+
+
+def game_name(world: dict[str, Any]) -> str:
+    """The game's ``task/trial`` name in ALFWorld's folder layout (what AgentBoard's annotations call it):
+    ``<task type>-<object>-None-<receptacle, or the lamp for look-at>-<floor plan>/trial_T<seed>``.
+
+    >>> from agentgym_text.envs.alfworld.generator import generate_world
+    >>> game_name(generate_world(301, "look", 0))
+    'look_at_obj_in_light-Statue-None-DeskLamp-301/trial_T0'
+    """
+    goal = world["goal"]
+    target = goal["receptacle"] or goal["toggle"]
+    return f"{goal['task_type']}-{goal['object']}-None-{target}-{world['floorplan']}/trial_T{world['seed']}"
 
 
 def export_game(world: dict[str, Any], folder: str | Path) -> Path:

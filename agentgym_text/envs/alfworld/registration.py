@@ -35,6 +35,7 @@ FAMILY = Family(
     train_split=TrainSplit(env_kwargs={}, size_kwarg="num_tasks"),
     thread_safe=True,  # tests/test_thread_safety.py
     requires="alfworld",
+    text_formats=("agentboard",),  # AgentBoard's words only; agentboard_fixes=False restores its quirks
     outside_data=("game_dir",),
 )
 declare(FAMILY)

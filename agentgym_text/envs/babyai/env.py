@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
+from agentgym_text.core.agentboard_data import AgentBoardDataError, data_folder
 from agentgym_text.core.progress import Progress, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.core.text_format import AGENTBOARD
 from agentgym_text.envs.babyai.actions import parse_command
+from agentgym_text.envs.babyai.agentboard_data import Annotation, PatternProgress, annotated_tasks
 from agentgym_text.envs.babyai.agentboard_text.mode import AgentBoardMode
 from agentgym_text.envs.babyai.expert import expert_action
 from agentgym_text.envs.babyai.instructions import build_subgoals
@@ -60,13 +64,24 @@ class BabyAIEnv(TextEnv):
       midway (a GoTo target passed on the walk, a door opened by "toggle and go through") is lost; and it appends
       "The task is completed." also when minigrid ends a Debug level in failure (then plays on). Here the first
       ending within the action counts, the episode ends there, and the line is appended on success only.
-      Progress is this package's subgoal tracker, not AgentBoard's label patterns.
     - FIX goal: AgentBoard rewrites "then" and "after you" in the mission as "and", hiding an order that the
       Debug levels enforce (the wrong order fails); the goal here is minigrid's mission.
+    - FIX failure (with ``agentboard_data``): AgentBoard ends an episode that minigrid ended as a failure (a
+      Debug level's wrong order) as a success when the annotation's progress is above 0.5; here it is a failure.
+    - FIX success (with ``agentboard_data``): AgentBoard undoes minigrid's success when the annotation's progress
+      is at most 0.5 (plays on), and otherwise keeps the patterns' count below 1; here a success ends the episode
+      with progress 1.
     - Worlds: all 112 as AgentBoard's (minigrid 2.3); GoToObjS6 is built with its v0 parameters (see levels).
     - Not AgentBoard's: inputs the core answers before the family sees them (empty, huge, non-text; AgentBoard says
       "No change in state." to an empty action), and the footer the core adds to the first observation (goal,
       action format, step budget). Any other text containing "check" lists the actions, as in AgentBoard.
+
+    ``agentboard_data`` (else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``) is AgentBoard's data folder: the 112 tasks then
+    take the goal, difficulty and subgoal patterns of ``<folder>/babyai/test.jsonl`` (line k is the k-th task) and
+    progress is AgentBoard's rule on them (``agentboard_data.py``): one pattern credited per executed action, and
+    the episode ends a success once every pattern has matched. Without it, progress is this package's subgoal
+    tracker and the difficulty this package's count. The data needs the ``"agentboard"`` text format, and a
+    ``level`` draw ignores the setting.
 
     >>> env = BabyAIEnv()
     >>> obs, info = env.reset(options={"task_index": 0})
@@ -85,10 +100,26 @@ class BabyAIEnv(TextEnv):
     )
     action_example = "turn left"
 
-    def __init__(self, level: str | None = None, text_format: str | None = None, **kwargs):
+    def __init__(
+        self,
+        level: str | None = None,
+        text_format: str | None = None,
+        agentboard_data: str | os.PathLike[str] | None = None,
+        **kwargs,
+    ):
         if text_format is None and level is not None:  # AgentBoard's actions cannot open a box (KeyInBox needs it)
             text_format = "clear"
         tasks = agentboard_tasks() if level is None else procedural_tasks(level)
+        if level is not None and agentboard_data not in (None, ""):
+            raise AgentBoardDataError("agentboard_data= annotates AgentBoard's 112 tasks, not a level= draw")
+        folder = data_folder(agentboard_data) if level is None else None  # the setting does not apply to level=
+        if folder is not None:
+            if text_format not in (None, AGENTBOARD):
+                raise AgentBoardDataError(
+                    "AgentBoard's BabyAI annotations match AgentBoard's words: agentboard_data= (or "
+                    f"$AGENTGYM_TEXT_AGENTBOARD_DATA) needs text_format='agentboard', not {text_format!r}"
+                )
+            tasks = annotated_tasks(tasks, folder)
         super().__init__(tasks, text_format=text_format, **kwargs)
         self._agentboard = AgentBoardMode(self.agentboard_fixes) if self.text_format == AGENTBOARD else None
         if self._agentboard is not None:
@@ -96,6 +127,8 @@ class BabyAIEnv(TextEnv):
         self._worlds: dict[str, BabyAIWorld] = {}
         self.world: BabyAIWorld | None = None
         self._tracker = SubgoalTracker([], ordered=False)
+        self._labels: PatternProgress | None = None
+        self._label_subgoals: tuple[str, ...] = ()
 
     def _start(self, task: TaskSpec, seed: int) -> Start:
         level = str(task.params["level"])
@@ -107,8 +140,15 @@ class BabyAIEnv(TextEnv):
         subgoals = build_subgoals(self.world)
         self._tracker = SubgoalTracker(subgoals, ordered=False)
         difficulty = FAMILY.difficulty.label(len(subgoals))
+        annotation = task.params.get("agentboard_annotation")
+        self._labels = PatternProgress(Annotation.from_params(annotation)) if annotation is not None else None
+        if self._labels is not None:
+            self._label_subgoals = tuple(annotation["lists"][0])
+            difficulty = task.difficulty
         if self._agentboard is not None:
-            observation, goal = self._agentboard.start(self.world)
+            observation, goal = self._agentboard.start(self.world, self._labels)
+            if self._labels is not None and self.agentboard_fixes:
+                goal = task.goal  # the file's goal (AgentBoard's agent sees the mission it rewrites, kept unfixed)
             gotos = [action for action in self._agentboard.actions() if action.startswith("go to ")]
             self.action_example = gotos[0] if gotos else type(self).action_example
             return Start(observation=observation, goal=goal, difficulty=difficulty)
@@ -130,7 +170,16 @@ class BabyAIEnv(TextEnv):
         return Outcome(observation=step_text(event, world.view()), terminated=event.terminated, success=event.success)
 
     def _progress(self) -> Progress:
-        return self._tracker.update("", self.world)
+        labels = self._labels
+        if labels is None:
+            return self._tracker.update("", self.world)
+        # FIX (with AgentBoard's annotation): a success is progress 1; AgentBoard keeps the patterns' count
+        solved = self.agentboard_fixes and self.world is not None and self.world.success
+        return Progress(
+            now=1.0 if solved else labels.rate,
+            subgoals=self._label_subgoals,
+            subgoals_done=labels.subgoals_done(self._label_subgoals),
+        )
 
     def _admissible_actions(self) -> list[str]:
         if self._agentboard is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import InvalidReason
@@ -54,6 +54,7 @@ SQL_KEYWORDS = frozenset(
 _FENCE = re.compile(r"```[ \t]*(?:sql|sqlite|mysql|postgresql)?[ \t]*\n?(.*?)```", re.IGNORECASE | re.DOTALL)
 _OPERATION = re.compile(r"action\s*[:：]\s*\**\s*operation\b", re.IGNORECASE)
 _ANSWER = re.compile(r"final\s+answer\s*[:：]\s*(.*)", re.IGNORECASE | re.DOTALL)
+_ANSWER_AS_SENT = re.compile(r"Final Answer:(.*)")
 _ANSWER_MARK = re.compile(r"action\s*[:：]\s*\**\s*answer\b", re.IGNORECASE)
 _MAX_ANSWER_CHARS = 20_000
 
@@ -63,6 +64,8 @@ class DbAction:
     kind: str  # "sql" or "answer"
     sql: str = ""
     answer: tuple = ()
+    answer_text: str = field(default="", repr=False)
+    """The rest of the ``Final Answer:`` line as sent (AgentBench v0.2 scores this text)."""
 
 
 def operation(sql: str) -> str:
@@ -119,7 +122,9 @@ def parse_action(text: str) -> DbAction:
         raise ActionError("Action: Operation needs one SQL statement in a ```sql code block.", InvalidReason.UNPARSABLE)
     final = _ANSWER.search(text)
     if final:
-        return DbAction("answer", answer=_answer_values(final.group(1)))
+        exact = _ANSWER_AS_SENT.search(text)
+        line = exact.group(1) if exact else " " + final.group(1).strip().partition("\n")[0]
+        return DbAction("answer", answer=_answer_values(final.group(1)), answer_text=line)
     if _ANSWER_MARK.search(text):
         raise ActionError("Action: Answer needs a line 'Final Answer: [...]'.", InvalidReason.UNPARSABLE)
     if _first_word(text) in SQL_KEYWORDS:

@@ -105,14 +105,21 @@ class Database:
     def __init__(self, table: dict[str, Any]):
         self.table = table
         self.connection = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        self.connection.execute(create_statement(table))
-        if table["rows"]:
-            marks = ", ".join("?" * len(table["columns"]))
-            self.connection.executemany(f"INSERT INTO {quote(table['name'])} VALUES ({marks})", table["rows"])
+        self._prepare()
+        self._create_table(table)
         self.connection.set_authorizer(_authorizer)
         self.connection.set_progress_handler(lambda: 1, _MAX_VM_STEPS)
         self.connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 1_000_000)
         self.connection.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+
+    def _prepare(self) -> None:
+        """Called before the table is created (a subclass registers its collations here)."""
+
+    def _create_table(self, table: dict[str, Any]) -> None:
+        self.connection.execute(create_statement(table))
+        if table["rows"]:
+            marks = ", ".join("?" * len(table["columns"]))
+            self.connection.executemany(f"INSERT INTO {quote(table['name'])} VALUES ({marks})", table["rows"])
 
     def run(self, sql: str) -> Result:
         """Execute one statement; errors come back as ``Result.error`` (never raised)."""

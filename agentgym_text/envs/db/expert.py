@@ -13,7 +13,7 @@ from typing import Any
 from agentgym_text.envs.db.actions import answer, operation
 from agentgym_text.envs.db.engine import content_hash, create_statement, quote, sql_literal
 
-__all__ = ["expert_action"]
+__all__ = ["expert_action", "agentbench_expert_action"]
 
 
 def expert_action(
@@ -40,3 +40,26 @@ def expert_action(
         return operation(f"DELETE FROM {quote(table['name'])}")
     values = ", ".join("(" + ", ".join(sql_literal(v) for v in row) + ")" for row in gold_table)
     return operation(f"INSERT INTO {quote(table['name'])} VALUES {values}")
+
+
+def agentbench_expert_action(
+    params: dict[str, Any],
+    modification: bool,
+    digest: str | None,
+    current: Sequence[Sequence] | None,
+    gold_table: Sequence[Sequence],
+) -> str:
+    """The expert on AgentBench's items: a question is answered with its label; a modification runs the gold
+    statement from the start table, or rebuilds the gold table's rows from any other state, then answers."""
+    if not modification:
+        return answer(params["answer"])
+    if digest == params["answer_md5"]:
+        return answer(["done"])
+    table = params["table"]
+    name = "`" + table["name"].replace("`", "``") + "`"
+    if current is not None and content_hash(current) == content_hash(table["rows"]):
+        return operation(params["sql"])
+    if current:
+        return operation(f"DELETE FROM {name}")
+    values = ", ".join("(" + ", ".join(sql_literal(v) for v in row) + ")" for row in gold_table)
+    return operation(f"INSERT INTO {name} VALUES {values}")

@@ -1,4 +1,4 @@
-"""Declares the database family: ``AgentBench/DB-v0`` (SQLite by default, PostgreSQL through ``db_url=``)."""
+"""Declares the database family: ``AgentBench/DB-v0`` (SQLite by default, PostgreSQL or MySQL through ``db_url=``)."""
 
 from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
 from agentgym_text.core.registry import declare
@@ -15,7 +15,7 @@ FAMILY = Family(
             task_count=TASK_COUNT,
             description="Answer questions about a generated table, or insert/update/delete rows, with SQL on "
             "SQLite (AgentBench's DB format: 'Action: Operation' + a ```sql block, 'Action: Answer' + "
-            "'Final Answer: [...]').",
+            "'Final Answer: [...]'); task_file= plays AgentBench's own items as AgentBench scores them.",
             subskill_weights={
                 "Memory": 1,
                 "Planning": 1,
@@ -34,7 +34,7 @@ FAMILY = Family(
         unavailable="its questions are generated for the shipped tables only; a training range is not wired yet"
     ),
     thread_safe=True,  # tests/test_thread_safety.py
-    outside_data=("db_url",),
+    outside_data=("task_file", "db_url"),
     whole_replies=True,
 )
 declare(FAMILY)

@@ -12,12 +12,21 @@ All values are compared normalised (``engine.normalise_value``: numbers to 2 pla
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
 from collections.abc import Sequence
 
 from agentgym_text.envs.db.engine import normalise_rows, normalise_value
 
-__all__ = ["answer_correct", "result_match", "rows_f1", "table_progress"]
+__all__ = [
+    "answer_correct",
+    "result_match",
+    "rows_f1",
+    "table_progress",
+    "agentbench_answer_correct",
+    "fc_answer_correct",
+    "values_f1",
+]
 
 
 def answer_correct(given: Sequence, gold: Sequence, ordered: bool) -> bool:
@@ -88,3 +97,92 @@ def table_progress(current: Sequence[Sequence] | None, start: Sequence[Sequence]
     if baseline >= 1.0:
         return 1.0
     return max(0.0, (rows_f1(current, gold) - baseline) / (1.0 - baseline))
+
+
+def agentbench_answer_correct(answer_text: str, label: Sequence[str]) -> bool:
+    """AgentBench v0.2's check of a question's answer (the text after ``Final Answer:`` on its line, as sent).
+
+    The text is read as a Python literal and turned into a list (v0.2 uses ``eval``; literals only here, which
+    differs only for expressions such as ``1+1``); if that fails the answer is the raw text as one value. One value
+    on both sides: equal as floats when both parse, else equal as strings; otherwise the sets must be equal.
+
+    >>> agentbench_answer_correct(' ["1.0"]', ["1"]), agentbench_answer_correct(" Tom", ["Tom"])
+    (True, False)
+    >>> agentbench_answer_correct(' ["b", "a"]', ["a", "b"]), agentbench_answer_correct(" 'ab'", ["ab"])
+    (True, False)
+    """
+    try:
+        values = list(ast.literal_eval(answer_text.lstrip(" \t")))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        values = [answer_text]
+    gold = list(label)
+    if len(values) == 1 and len(gold) == 1:
+        try:
+            return float(values[0]) == float(gold[0])
+        except (ValueError, TypeError):
+            return values[0] == gold[0]
+    try:
+        return set(values) == set(gold)
+    except TypeError:  # an unhashable value: AgentBench counts the answer wrong
+        return False
+
+
+_FC_SPECIAL = {"none", "null", "undefined", "nan", "inf", "infinity", "-inf", "-infinity", ""}
+
+
+def _fc_value(value: object) -> str:
+    """AgentBench FC's normalisation of one answer value."""
+    if value is None:
+        return "0"
+    text = str(value).strip().strip("'\"").strip()
+    if text.endswith("%"):
+        text = text[:-1].strip()
+    elif "," in text and not text.startswith("[") and not text.endswith("]"):
+        text = text.replace(",", "")
+    return "0" if text.lower() in _FC_SPECIAL else text
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def fc_answer_correct(values: Sequence[object], label: Sequence[str]) -> bool:
+    """AgentBench FC's check of committed answer values: both sides normalised (None/null/nan/"" -> "0", a final
+    "%" dropped, thousands commas removed, quotes stripped); one value each: floats within 0.01, else equal text;
+    lists of floats: matched one to one within 0.01; else the sets must be equal.
+
+    >>> fc_answer_correct(["1,234.001"], ["1234"]), fc_answer_correct(["12%", None], ["12", "null"])
+    (True, True)
+    """
+    left = [_fc_value(value.strip() if isinstance(value, str) else value) for value in values]
+    right = [_fc_value(value) for value in label]
+    if len(left) == 1 and len(right) == 1:
+        if left[0] == "0" and right[0] == "0":
+            return True
+        if _is_float(left[0]) and _is_float(right[0]):
+            return abs(float(left[0]) - float(right[0])) <= 1e-2
+        return left[0] == right[0]
+    if all(map(_is_float, left)) and all(map(_is_float, right)):
+        if len(left) != len(right):
+            return False
+        unmatched = [float(value) for value in right]
+        for value in map(float, left):
+            match = next((i for i, gold in enumerate(unmatched) if abs(value - gold) <= 1e-2), None)
+            if match is None:
+                return False
+            unmatched.pop(match)
+        return True
+    return set(left) == set(right)
+
+
+def values_f1(values: Sequence[object], label: Sequence[str]) -> float:
+    """F1 of a query result's values against the answer values, compared as stripped text (progress on
+    AgentBench's questions, whose gold rows are not known)."""
+    mine = Counter(str(value).strip() for value in values if value is not None)
+    theirs = Counter(str(value).strip() for value in label)
+    common = sum((mine & theirs).values())
+    return 2 * common / (sum(mine.values()) + sum(theirs.values())) if common else 0.0

@@ -26,6 +26,8 @@ __all__ = [
 ]
 
 GAME_DIR_VARIABLE = "AGENTGYM_TEXT_JERICHO_DIR"
+INPUT_BUFFER_BYTES = 198
+"""jericho's ``FrotzEnv.step`` sends at most this many bytes of a command."""
 SUITE_URL = "https://github.com/BYU-PCCL/z-machine-games (folder jericho-game-suite)"
 
 
@@ -120,12 +122,13 @@ class JerichoGame:
         self._record = ZObject()
         self._pointer = byref(self._record)
 
-    def load(self, path: Path, md5: str, seed: int) -> str:
-        """Start ``path`` with the emulator's RNG seeded from ``seed``; returns the opening text."""
+    def load(self, path: Path, md5: str, seed: int | None) -> str:
+        """Start ``path`` with the emulator's RNG seeded from ``seed`` (None: jericho's default, the walkthrough's
+        seed, as AgentBoard's ``FrotzEnv(game_file)``); returns the opening text."""
         from jericho import FrotzEnv
 
         # jericho reads seed 0 as "the walkthrough's seed"; keep 0 distinct from it.
-        engine_seed = seed if seed > 0 else 2**31 - 1
+        engine_seed = None if seed is None else seed if seed > 0 else 2**31 - 1
         # No warning filter: jericho's load-time UnsupportedGameWarning is for games outside its table, which
         # check_game_file already refuses (jericho recognises a game by content, so a renamed copy is fine too).
         if self.frotz is None:
@@ -138,8 +141,9 @@ class JerichoGame:
         return observation
 
     def step(self, command: str) -> str:
+        """The game's reply to ``command``, cut to frotz's input buffer as jericho's ``FrotzEnv.step`` cuts it."""
         assert self.frotz is not None
-        return self.frotz.frotz_lib.step(command.encode("utf-8") + b"\n").decode("cp1252")
+        return self.frotz.frotz_lib.step(command.encode("utf-8")[:INPUT_BUFFER_BYTES] + b"\n").decode("cp1252")
 
     def state(self, names: bool = False, inventory: bool = True) -> GameState:
         """Score, room and carried objects (their names only with ``names``: reading them costs time; no

@@ -38,5 +38,6 @@ FAMILY = Family(
     setting_help="Jericho game files",
     outside_data=("game_dir", "game"),
     heavy=True,
+    text_formats=("agentboard", "clear"),
 )
 declare(FAMILY)

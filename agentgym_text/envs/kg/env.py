@@ -10,9 +10,13 @@ from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.kg.actions import TOOLS, Answer, parse_action
+from agentgym_text.envs.kg.agentbench_file import load_task_file
+from agentgym_text.envs.kg.agentbench_play import AgentBenchEpisode
+from agentgym_text.envs.kg.endpoint import SparqlEndpoint, endpoint_url
 from agentgym_text.envs.kg.expert import expert_action, match_variables
 from agentgym_text.envs.kg.graph import KnowledgeGraph
-from agentgym_text.envs.kg.tasks import TASK_COUNT, graph_folder, make_tasks, run_program
+from agentgym_text.envs.kg.ontology import load_ontology
+from agentgym_text.envs.kg.tasks import MAX_STEPS, TASK_COUNT, graph_folder, make_tasks, run_program
 from agentgym_text.envs.kg.tools import ToolSession, Variable
 
 __all__ = ["KgEnv"]
@@ -32,6 +36,14 @@ class KgEnv(TextEnv):
     answer as the last subgoal; 1.0 on the right ``Final Answer: #n``. ``strict=True`` ends the episode on a
     format error (``invalid_format``) or an unknown tool (``invalid_action``).
 
+    ``task_file`` plays AgentBench's own items (``data/knowledgegraph/std.json``, ``dev.json``; task ids are their
+    ``qid``) against the user's Freebase endpoint (``sparql_url``, or the setting ``AGENTGYM_TEXT_SPARQL_URL``) with
+    AgentBench's ontology folder (``ontology_dir``), as AgentBench v0.2 plays them: its reply format, its tools over
+    program variables (``agentbench_tools.py``), the answer through GrailQA's lisp-to-SPARQL rules, F1 and exact
+    match (success). Nothing is sent at make or reset; tool calls and the final answer query the endpoint.
+    ``agentbench_fixes=True`` accepts ``g.`` ids as entities (AgentBench's check refuses them; 3 of its 150 test
+    golds need one). See the family README.
+
     >>> env = KgEnv()
     >>> obs, info = env.reset(options={"task_index": 5})
     >>> while not env.episode_over:
@@ -44,16 +56,54 @@ class KgEnv(TextEnv):
     action_format = "one tool call such as 'get_relations(<entity or #n>)', or 'Final Answer: #n'"
     action_example = "get_relations(#0)"
 
-    def __init__(self, num_tasks: int = TASK_COUNT, strict: bool = False, **kwargs: Any):
-        super().__init__(make_tasks(num_tasks), **kwargs)
+    def __init__(
+        self,
+        num_tasks: int | None = None,
+        strict: bool = False,
+        task_file: str | None = None,
+        sparql_url: str | None = None,
+        ontology_dir: str | None = None,
+        agentbench_fixes: bool = False,
+        **kwargs: Any,
+    ):
+        self.from_file = bool(task_file)
+        self.agentbench_fixes = bool(agentbench_fixes)
+        self.episode: AgentBenchEpisode | None = None
+        if self.from_file:
+            if num_tasks is not None:
+                raise ValueError("num_tasks= chooses among the shipped tasks; with task_file= every item is a task")
+            if strict:
+                raise ValueError("strict= ends shipped episodes on a format error; AgentBench's KG task goes on")
+            if not ontology_dir:
+                raise ValueError(
+                    "task_file= needs ontology_dir=: AgentBench's ontology folder "
+                    "(src/server/tasks/knowledgegraph/ontology in your AgentBench checkout)"
+                )
+            url = endpoint_url(sparql_url)
+            tasks = load_task_file(str(task_file), MAX_STEPS)
+            self.ontology = load_ontology(str(ontology_dir))
+            self.endpoint = SparqlEndpoint(url)
+            self.action_format = "one line 'Action: tool(arguments)', or 'Final Answer: #n'"
+            self.action_example = "Action: get_relations(#0)"
+        else:
+            if sparql_url or ontology_dir or agentbench_fixes:
+                raise ValueError(
+                    "sparql_url=, ontology_dir= and agentbench_fixes= play AgentBench's items: give task_file="
+                )
+            tasks = make_tasks(TASK_COUNT if num_tasks is None else num_tasks)
+        super().__init__(tasks, **kwargs)
         self.strict = strict
-        self.graph = KnowledgeGraph(graph_folder() / "graph.sqlite")
+        self.graph = None if self.from_file else KnowledgeGraph(graph_folder() / "graph.sqlite")
         self._session: ToolSession | None = None
         self._gold: list[Variable] = []
         self._program: list[str] = []
         self._answered_right = False
 
     def _start(self, task: TaskSpec, seed: int) -> Start:
+        if self.from_file:
+            self.episode = AgentBenchEpisode(task.params, self.ontology, self.endpoint, self.agentbench_fixes)
+            return Start(observation="A new question: " + task.goal, goal=task.goal)
+        assert self.graph is not None
         self._program = list(task.params["program"])
         self._gold = list(run_program(ToolSession(self.graph, task.params["entities"]), self._program))
         self._session = ToolSession(self.graph, task.params["entities"])
@@ -61,6 +111,8 @@ class KgEnv(TextEnv):
         return Start(observation=task.goal, goal=task.goal)
 
     def _act(self, action: str) -> Outcome:
+        if self.episode is not None:
+            return self.episode.act(action)
         assert self._session is not None
         try:
             parsed = parse_action(action)
@@ -90,6 +142,8 @@ class KgEnv(TextEnv):
         )
 
     def _progress(self) -> Progress:
+        if self.episode is not None:
+            return self.episode.progress()
         names = tuple(f"#{i} = {step}" for i, step in enumerate(self._program)) + ("final answer",)
         if self._session is None:
             return Progress(now=0.0, subgoals=names, subgoals_done=(False,) * len(names))
@@ -104,6 +158,8 @@ class KgEnv(TextEnv):
         ]
 
     def _admissible_actions(self) -> list[str]:
+        if self.episode is not None:
+            return self.episode.admissible_actions()
         session = self._session
         assert session is not None
         actions: list[str] = []
@@ -125,6 +181,12 @@ class KgEnv(TextEnv):
         return actions
 
     def _help_text(self) -> str:
+        if self.episode is not None:
+            return (
+                "One line 'Action: tool(arguments)' per reply, tools: " + ", ".join(TOOLS) + "; arguments are the "
+                "question's entities (by name or Freebase id) or variables #0, #1, ...; answer with 'Final Answer: "
+                "#k'. Now possible: " + "; ".join(self._admissible_actions()[:6])
+            )
         return (
             "Valid actions: one tool call per step, "
             + ", ".join(f"{tool}(...)" for tool in TOOLS)
@@ -132,10 +194,13 @@ class KgEnv(TextEnv):
             "Examples: " + "; ".join(self._admissible_actions()[:4])
         )
 
-    def _expert_action(self) -> str:
+    def _expert_action(self) -> str | None:
+        if self.episode is not None:
+            return self.episode.expert_action()
         assert self._session is not None
         return expert_action(self._program, self._gold, self._session.variables)
 
     def close(self) -> None:
-        self.graph.close()
+        if self.graph is not None:
+            self.graph.close()
         super().close()

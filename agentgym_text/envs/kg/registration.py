@@ -1,4 +1,5 @@
-"""Declares the knowledge-graph family: ``AgentBench/KG-v0`` (a graph generated into the cache at first use)."""
+"""Declares the knowledge-graph family: ``AgentBench/KG-v0`` (a graph generated into the cache at first use, or
+AgentBench's own items on the user's Freebase SPARQL endpoint)."""
 
 from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
 from agentgym_text.core.registry import declare
@@ -16,7 +17,7 @@ FAMILY = Family(
             task_count=TASK_COUNT,
             description="Answer 1-4 hop questions over a generated knowledge graph (126k triples, SQLite) with "
             "AgentBench's seven tools (get_relations, get_neighbors, intersection, get_attributes, argmax, "
-            "argmin, count).",
+            "argmin, count); task_file= plays AgentBench's own items on the user's Freebase SPARQL endpoint.",
             subskill_weights={
                 "Memory": 2,
                 "Planning": 3,
@@ -33,6 +34,7 @@ FAMILY = Family(
         unavailable="its questions are drawn for the shipped graph only; a training range is not wired yet"
     ),
     thread_safe=True,  # tests/test_thread_safety.py
+    outside_data=("task_file", "sparql_url", "ontology_dir"),
     whole_replies=True,
 )
 declare(FAMILY)

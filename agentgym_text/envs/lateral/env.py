@@ -9,13 +9,27 @@ from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.lateral.actions import parse_move, repeats_story
-from agentgym_text.envs.lateral.expert import next_question
-from agentgym_text.envs.lateral.host import HostError, make_host
+from agentgym_text.envs.lateral.agentbench_file import load_xlsx
+from agentgym_text.envs.lateral.agentbench_host import (
+    ABORT_LIMIT,
+    ABORT_PHRASES,
+    AgentBenchGame,
+    AgentBenchHost,
+    repeats_story_key,
+)
+from agentgym_text.envs.lateral.expert import ask_key_point, next_question
+from agentgym_text.envs.lateral.host import HostError, LLMHost, make_host
 from agentgym_text.envs.lateral.puzzles import Puzzle, load_puzzles, normalise
 from agentgym_text.envs.lateral.render import GENERIC_QUESTIONS, opening_text, reply_text
-from agentgym_text.envs.lateral.tasks import make_tasks
+from agentgym_text.envs.lateral.tasks import make_tasks, tasks_of
 
-__all__ = ["LateralThinkingEnv"]
+__all__ = ["LateralThinkingEnv", "HOST_PROTOCOLS", "NEEDS_HOST"]
+
+HOST_PROTOCOLS = ("ours", "agentbench")
+NEEDS_HOST = (
+    "These puzzles come from a task file and have no stored facts, so only a host model can answer: make the env "
+    "with host_model= (an OpenAI-compatible chat model; host_base_url= for a local server)."
+)
 
 
 class LateralThinkingEnv(TextEnv):
@@ -24,6 +38,12 @@ class LateralThinkingEnv(TextEnv):
     ``host_model`` (with ``host_base_url``, ``host_api_key``, ``host_timeout``, ``host_retries``) makes an
     OpenAI-compatible chat model the host; without it the deterministic fact-matching host answers.
     ``host`` takes any object with the host methods (tests, custom judges). ``host_name`` says which judged.
+
+    ``task_file`` plays AgentBench's own puzzles (``standard.xlsx``, ``dev.xlsx``; see ``agentbench_file.py``),
+    which need a host model. ``host_protocol`` picks how a host model judges: "agentbench" (the default with a task
+    file) is AgentBench v0.2's protocol (``agentbench_host.py``: the first line of each reply, abort points, the
+    story-key filter, one key point at most per question, progress = AgentBench's GP); "ours" (the default
+    otherwise) is ``LLMHost``'s.
 
     >>> env = LateralThinkingEnv()
     >>> obs, info = env.reset(options={"task_index": 0})
@@ -37,35 +57,64 @@ class LateralThinkingEnv(TextEnv):
 
     def __init__(
         self,
-        split: str = "test",
+        split: str | None = None,
         host_model: str | None = None,
         host_base_url: str | None = None,
         host_api_key: str | None = None,
         host_timeout: float = 30.0,
         host_retries: int = 3,
         host: Any = None,
+        task_file: str | None = None,
+        host_protocol: str | None = None,
         **kwargs: Any,
     ):
-        super().__init__(make_tasks(split), **kwargs)
-        if host is None:
+        protocol = host_protocol or ("agentbench" if task_file else "ours")
+        if protocol not in HOST_PROTOCOLS:
+            raise ValueError(f"host_protocol must be one of {HOST_PROTOCOLS}, not {protocol!r}")
+        if task_file:
+            if split is not None:
+                raise ValueError(
+                    "split= chooses among the shipped puzzles; with task_file= every puzzle of the file plays"
+                )
+            puzzles = load_xlsx(task_file)
+            tasks = tasks_of(puzzles)
+        else:
+            puzzles = load_puzzles()
+            tasks = make_tasks(split or "test")
+        super().__init__(tasks, **kwargs)
+        self.host_protocol = protocol
+        self.from_file = bool(task_file)
+        if host is None and (host_model or not self.from_file):
             options = {"timeout": host_timeout, "max_retries": host_retries}
             if host_api_key:
                 options["api_key"] = host_api_key
             host = make_host(host_model, host_base_url, **options)
+        if protocol == "agentbench" and isinstance(host, LLMHost):
+            host = AgentBenchHost(host)
+        elif protocol == "agentbench" and host is not None and not hasattr(host, "new_game"):
+            raise ValueError('host_protocol="agentbench" needs a host model (host_model=)')
         self.host = host
-        self.host_name = getattr(host, "name", type(host).__name__)
-        self._puzzles = {puzzle.puzzle_id: puzzle for puzzle in load_puzzles()}
+        self.host_name = getattr(host, "name", type(host).__name__) if host is not None else "none"
+        self._puzzles = {puzzle.puzzle_id: puzzle for puzzle in puzzles}
         self.puzzle: Puzzle | None = None
         self._asked: set[tuple[str, ...]] = set()
         self._history: list[tuple[str, str]] = []
         self._uncovered: set[int] = set()
+        self._game: AgentBenchGame | None = None
+        self._aborts = 0
 
     def _start(self, task: TaskSpec, seed: int) -> Start:
         self.puzzle = self._puzzles[task.params["puzzle_id"]]
         self._asked, self._history, self._uncovered = set(), [], set()
+        self._aborts = 0
+        self._game = self.host.new_game(self.puzzle) if hasattr(self.host, "new_game") else None
         return Start(observation=opening_text(self.puzzle), goal=task.goal)
 
     def _act(self, action: str) -> Outcome:
+        if self.host is None:
+            return Outcome.invalid(NEEDS_HOST, InvalidReason.PRECONDITION)
+        if self._game is not None:
+            return self._act_agentbench(action.strip().splitlines()[0].strip())
         move = parse_move(action)  # an ActionError is the step's invalid outcome
         words = normalise(move.text)
         if move.kind == "question" and words in self._asked:
@@ -102,11 +151,50 @@ class LateralThinkingEnv(TextEnv):
             )
         return Outcome(text)
 
+    def _act_agentbench(self, move: str) -> Outcome:
+        assert self._game is not None and self.puzzle is not None
+        if any(phrase in move for phrase in ABORT_PHRASES):
+            self._aborts += 2
+            if self._aborts >= ABORT_LIMIT:
+                return Outcome(
+                    f"The game is over: {self._aborts} abort points (a move may not ask for a new game, story, "
+                    "question or round).",
+                    valid=False,
+                    invalid_reason=InvalidReason.PRECONDITION.value,
+                    terminated=True,
+                    finish_reason=FinishReason.INVALID_ACTION.value,
+                )
+            return Outcome.invalid(
+                'Keep working out the truth of this story: ask a question that can be answered with "yes", "no" or '
+                f'"irrelevant" ({self._aborts} abort points of {ABORT_LIMIT}).',
+                InvalidReason.PRECONDITION,
+            )
+        if repeats_story_key(move, self.puzzle.story_keys):
+            return Outcome.invalid("That is already in the story; ask a new question.", InvalidReason.PRECONDITION)
+        try:
+            reply, keys = self._game.ask(move)
+        except HostError as error:
+            return Outcome(
+                f"The host could not answer ({error}); the episode ends with host_error.",
+                terminated=True,
+                finish_reason=FinishReason.HOST_ERROR.value,
+            )
+        self._uncovered |= set(keys)
+        self._history.append((move, reply))
+        if not self._game.open_keys:
+            whole = len(self._uncovered) == self.puzzle.progress_total
+            return Outcome(
+                f"{reply}\nEvery key point of the truth is uncovered: {self.puzzle.truth}",
+                terminated=True,
+                success=whole,
+            )
+        return Outcome(reply)
+
     def _progress(self) -> Progress:
         count = len(self.puzzle.key_points)
         done = tuple(i in self._uncovered for i in range(count))
         return Progress(
-            now=len(self._uncovered) / count,
+            now=len(self._uncovered) / self.puzzle.progress_total,
             subgoals=tuple(f"key point {i + 1}" for i in range(count)),
             subgoals_done=done,
         )
@@ -120,5 +208,7 @@ class LateralThinkingEnv(TextEnv):
             f"'{GENERIC_QUESTIONS[0]}', or 'answer: <the whole truth>'."
         )
 
-    def _expert_action(self) -> str:
+    def _expert_action(self) -> str | None:
+        if self.from_file:
+            return ask_key_point(self.puzzle, self._uncovered) if self.host is not None else None
         return next_question(self.puzzle, self._asked)

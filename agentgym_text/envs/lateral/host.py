@@ -150,7 +150,7 @@ class LLMHost:
             )
         self.client = client
 
-    def _complete(self, messages: list[dict[str, str]], read) -> Any:
+    def complete(self, messages: list[dict[str, str]], read, max_tokens: int = 32) -> Any:
         """Call the model until ``read(text)`` gives a value; HostError when every attempt fails."""
         last = "no attempt"
         for attempt in range(self.max_retries + 1):
@@ -159,7 +159,7 @@ class LLMHost:
             self.calls += 1
             try:
                 response = self.client.chat.completions.create(
-                    model=self.model, messages=messages, temperature=0.0, max_tokens=32
+                    model=self.model, messages=messages, temperature=0.0, max_tokens=max_tokens
                 )
                 text = response.choices[0].message.content or ""
             except Exception as error:  # timeouts, refused connections, 4xx/5xx, unreadable bodies
@@ -190,7 +190,7 @@ class LLMHost:
         if not remaining:
             return ()
         prompt = [{"role": "user", "content": _credit_prompt(puzzle, statement, remaining)}]
-        return self._complete(prompt, lambda text: self._read_numbers(text, remaining))
+        return self.complete(prompt, lambda text: self._read_numbers(text, remaining))
 
     def ask(
         self, puzzle: Puzzle, question: str, history: Sequence[tuple[str, str]] = (), uncovered: Sequence[int] = ()
@@ -200,7 +200,7 @@ class LLMHost:
             messages.append({"role": "user", "content": f'{asked}\nAnswer "yes", "no" or "irrelevant".'})
             messages.append({"role": "assistant", "content": answered.capitalize() + "."})
         messages.append({"role": "user", "content": f'{question}\nAnswer "yes", "no" or "irrelevant".'})
-        answer = self._complete(messages, self._read_answer)
+        answer = self.complete(messages, self._read_answer)
         keys = self._credit(puzzle, question, uncovered) if answer == "yes" else ()
         return HostReply(answer, keys)
 

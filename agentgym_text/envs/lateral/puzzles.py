@@ -39,6 +39,14 @@ class Puzzle:
     key_points: tuple[str, ...]
     facts: tuple[Fact, ...]
     questions: tuple[str, ...]
+    story_keys: tuple[str, ...] = ()
+    """The story's key points (AgentBench's files have them; a question repeating one is refused)."""
+    hints: int = 0
+    """What progress is counted out of: AgentBench counts every line of its key cell; 0 means the key points."""
+
+    @property
+    def progress_total(self) -> int:
+        return self.hints or len(self.key_points)
 
 
 def normalise(text: str) -> tuple[str, ...]:

@@ -21,7 +21,8 @@ def _lateral_id(env_id: str, note: str) -> EnvId:
         "agentgym_text.envs.lateral.env:LateralThinkingEnv",
         task_count=TASK_COUNT,
         description=f"{note}: yes/no questions to a host uncover a story's hidden truth; 50 original puzzles "
-        "(+20 dev); deterministic fact-matching host or an LLM host (host_model=).",
+        "(+20 dev); deterministic fact-matching host or an LLM host (host_model=); task_file= plays AgentBench's "
+        "own puzzles with its host protocol.",
         subskill_weights=_WEIGHTS,
         max_steps=25,
     )
@@ -38,5 +39,6 @@ FAMILY = Family(
     # AgentBench's LTP has a dev split (20 puzzles of ours) and no more
     train_split=TrainSplit(env_kwargs={"split": "dev"}),
     thread_safe=True,  # tests/test_thread_safety.py
+    outside_data=("task_file",),
 )
 declare(FAMILY)

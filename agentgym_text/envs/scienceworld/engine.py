@@ -402,6 +402,10 @@ class ScienceWorldEngine:
         self.start()
         return [str(name) for name in self._sim.get_task_names()]
 
+    def variation_count(self, task_name: str) -> int:
+        self.start()
+        return int(self._sim.get_max_variations(task_name))
+
     def test_variations(self) -> list[int]:
         return [int(v) for v in self._sim.get_variations_test()]
 

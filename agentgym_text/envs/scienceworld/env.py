@@ -18,10 +18,16 @@ AgentBoard's own env with it):
   the simulator as a wrong answer ("Unknown action. Type 'help' ..."), uses up a time step and is lost; here the
   question is cancelled first (as the simulator's "or blank to cancel" allows) and the command is carried out,
   and a number that answers the question is a valid action.
+- FIX completion (only with ``agentboard_data=``): AgentBoard reads no simulator success: where its regexes miss
+  part of a completed task, it plays on and scores the regexes matched; here the simulator's success ends the
+  episode as a success with progress 1.0.
+- Progress and success: with ``agentboard_data=`` (or the setting ``AGENTGYM_TEXT_AGENTBOARD_DATA``) AgentBoard's,
+  from the file's lines (``agentboard_data.py``): its regexes searched in every simulator answer, sticky, matched /
+  number, done and a success when all matched; the simulator's success and failure end nothing with fixes off.
+  Without the folder, this package's ordered subgoals and the simulator's success (not AgentBoard's annotation).
 - Not AgentBoard's: inputs the core answers before the family sees them (empty, huge, non-text, spellings of the
-  help action such as "help" or "Check Valid Actions."; an "Action:" marker and a final period are removed), the
-  footer the core adds to the first observation (goal, action format, step budget), and progress and success
-  (this package's ordered subgoals and the simulator's success, not AgentBoard's label regexes). Text over 300
+  help action such as "help" or "Check Valid Actions."; an "Action:" marker and a final period are removed), and
+  the footer the core adds to the first observation (goal, action format, step budget). Text over 300
   characters or with characters no command uses gets the simulator's "No known action matches that input."
   without reaching it (the simulator would answer the same and let no time pass).
 - Engine: AgentBoard ran scienceworld 1.1.3 (its requirements do not pin it; 1.1.3 was the newest release until
@@ -36,8 +42,11 @@ AgentBoard's own env with it):
 from __future__ import annotations
 
 import logging
+import os
+from dataclasses import replace
 from typing import Any
 
+from agentgym_text.core.agentboard_data import AgentBoardDataError, data_folder
 from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
@@ -50,8 +59,14 @@ from agentgym_text.envs.scienceworld.actions import (
     normalise,
     refusal_kind,
 )
+from agentgym_text.envs.scienceworld.agentboard_data import (
+    LabelProgress,
+    agentboard_tasks,
+    annotation_of,
+    check_variation,
+)
 from agentgym_text.envs.scienceworld.agentboard_text import AGENTBOARD_ACTION_FORMAT, NO_MATCH, help_answer, screen
-from agentgym_text.envs.scienceworld.engine import ScienceWorldEngine, require_package
+from agentgym_text.envs.scienceworld.engine import ScienceWorldEngine, require_package, simplifications_for
 from agentgym_text.envs.scienceworld.expert import GoldPathExpert
 from agentgym_text.envs.scienceworld.session import CommandSession
 from agentgym_text.envs.scienceworld.tasks import instance_to_task, make_tasks, subgoal_tracker
@@ -104,6 +119,10 @@ class ScienceWorldTextEnv(TextEnv):
     is already open.") are invalid, with a hint. An "Ambiguous request" question is valid; the next action may
     then be one of the listed numbers.
 
+    ``agentboard_data=`` (default: the setting ``AGENTGYM_TEXT_AGENTBOARD_DATA``) plays the lines of AgentBoard's
+    ``scienceworld/test.jsonl`` in that folder, with their goals, difficulty labels and AgentBoard's progress rule
+    (``agentboard_data.py``); it needs ``text_format="agentboard"``. Every task's budget is AgentBoard's 30 steps.
+
     The expert (``expert.py``) follows the gold path from the current state: it undoes what the agent did off
     the path where that can be undone and re-aligns with the path; it looks at what a gold action would find
     already done (an open door, a broken stove), answers the questions its own actions raise, and in AgentBoard's
@@ -127,12 +146,20 @@ class ScienceWorldTextEnv(TextEnv):
         fresh_jvm_per_episode: bool = False,
         jvm_restart_every: int | None = DEFAULT_JVM_RESTART_EVERY,
         jvm_max_rss_mib: float | None = DEFAULT_JVM_MAX_RSS_MIB,
+        agentboard_data: str | os.PathLike[str] | None = None,
         **kwargs: Any,
     ):
         require_package()
         if jvm_restart_every is not None and int(jvm_restart_every) < 1:
             raise ValueError(f"jvm_restart_every must be at least 1 (or None), not {jvm_restart_every!r}")
-        super().__init__(make_tasks(task_name, variation), **kwargs)
+        folder = data_folder(agentboard_data)
+        tasks = make_tasks(task_name, variation) if folder is None else agentboard_tasks(folder, task_name, variation)
+        super().__init__(tasks, **kwargs)
+        if folder is not None and self.text_format != AGENTBOARD:
+            raise AgentBoardDataError(
+                "agentboard_data= scores with AgentBoard's regexes over AgentBoard's observations: use "
+                f"text_format='{AGENTBOARD}' (the default), not {self.text_format!r}"
+            )
         self._fresh_jvm = fresh_jvm_per_episode
         self.jvm_restart_every = None if jvm_restart_every is None else int(jvm_restart_every)
         self.jvm_max_rss_mib = jvm_max_rss_mib
@@ -146,6 +173,8 @@ class ScienceWorldTextEnv(TextEnv):
         self._combinations: list[dict] = []
         self._derived: dict[str, TaskSpec] = {}
         self._tracker: SubgoalTracker = subgoal_tracker([])
+        self._labels: LabelProgress | None = None
+        """AgentBoard's progress rule on the data folder's annotation (None on this package's own tasks)."""
         self._last_observation = ""
         self._won = False
         self._expert = GoldPathExpert([], "")
@@ -163,6 +192,8 @@ class ScienceWorldTextEnv(TextEnv):
         else:
             observation = self._session.reset()
         self._tracker = subgoal_tracker(params["subgoals"])
+        annotation = annotation_of(task)
+        self._labels = None if annotation is None else LabelProgress(tuple(annotation["subgoals"]))
         self._last_observation = observation
         self._won = False
         self._expert = GoldPathExpert(
@@ -205,8 +236,8 @@ class ScienceWorldTextEnv(TextEnv):
         answers = bool(pending) and action.isdigit() and int(action) < pending
         if not pending or fixes and not answers:
             reason = screen(action)
-            if reason is not None:
-                return Outcome.invalid(NO_MATCH, reason)
+            if reason is not None:  # the simulator would answer the same (and AgentBoard's regexes read it)
+                return self._labelled(Outcome.invalid(NO_MATCH, reason))
         before = set(self._valid_cache or ())
         result = self._session.send_agentboard(action)  # FIX questions: cancels a pending one first (fixes)
         self._list_combinations()  # AgentBoard's validity listing, after the step
@@ -218,12 +249,27 @@ class ScienceWorldTextEnv(TextEnv):
         carried_out = kind is None and not self._session.choice_count
         valid = (fixes and (answers or carried_out)) or action in (before if fixes else set(self._valid_cache))
         if result.success:
-            return Outcome(result.observation, terminated=True, success=True)
-        if fixes and (result.completed or result.failed):
-            return Outcome(result.observation, terminated=True, finish_reason=FinishReason.FAILURE.value)
-        if not valid:
-            return Outcome.invalid(result.observation, kind or InvalidReason.UNKNOWN_OBJECT, changed=True)
-        return Outcome(result.observation)
+            outcome = Outcome(result.observation, terminated=True, success=True)
+        elif fixes and (result.completed or result.failed):
+            outcome = Outcome(result.observation, terminated=True, finish_reason=FinishReason.FAILURE.value)
+        elif not valid:
+            outcome = Outcome.invalid(result.observation, kind or InvalidReason.UNKNOWN_OBJECT, changed=True)
+        else:
+            outcome = Outcome(result.observation)
+        return self._labelled(outcome)
+
+    def _labelled(self, outcome: Outcome) -> Outcome:
+        """With the data folder, AgentBoard's rule: its regexes read every observation the simulator gave, and the
+        episode is done, a success, when all have matched. Fixes off, the simulator's success ends nothing
+        (AgentBoard plays on); fixes on, it ends the episode as a success (FIX completion), and a failure too."""
+        if self._labels is None:
+            return outcome
+        self._labels.scan(outcome.observation)
+        if self._labels.complete:
+            return replace(outcome, terminated=True, success=True, finish_reason=None, changed=True)
+        if outcome.success and not self.agentboard_fixes:
+            return replace(outcome, terminated=False, success=False, changed=True)
+        return replace(outcome, changed=True)
 
     def _list_combinations(self) -> None:
         """List the action-object combinations as AgentBoard's harness does after every step (names rotate)."""
@@ -231,6 +277,11 @@ class ScienceWorldTextEnv(TextEnv):
         self._valid_cache = sorted({str(entry["action"]) for entry in self._combinations})
 
     def _progress(self) -> Progress:
+        labels = self._labels
+        if labels is not None:  # AgentBoard's rule (the observations were scanned in _act)
+            if self._won and self.agentboard_fixes:  # FIX completion: the simulator's success is full progress
+                return Progress(now=1.0, best=1.0, subgoals=labels.patterns, subgoals_done=(True,) * len(labels.done))
+            return Progress(now=labels.rate, subgoals=labels.patterns, subgoals_done=tuple(labels.done))
         # Updating with the same observation again changes nothing, so this can be read any number of times.
         reading = self._tracker.update(self._last_observation, self._won)
         if self._won:  # success is full progress even along a path other than the gold one
@@ -298,14 +349,32 @@ class ScienceWorldTextEnv(TextEnv):
         self.jvm_restarts += 1
 
     def _complete_task(self, task: TaskSpec) -> TaskSpec:
-        """Shipped tasks are complete; others are derived once from the gold path (needs the JVM)."""
+        """Shipped tasks are complete; others are derived once from the gold path (needs the JVM).
+
+        A data-folder line keeps its goal, difficulty and annotation; where its variation's gold path does not
+        solve it, it is played without one (the expert then has no path to follow)."""
         if "subgoals" in task.params:
             return task
         if task.task_id not in self._derived:
-            from agentgym_text.envs.scienceworld.gold_paths import derive_instance
+            from agentgym_text.envs.scienceworld.gold_paths import InstanceError, derive_instance
 
-            instance = derive_instance(self._engine, task.params["task_name"], int(task.params["variation"]))
-            self._derived[task.task_id] = instance_to_task(instance)
+            name, variation = task.params["task_name"], int(task.params["variation"])
+            annotation = annotation_of(task)
+            if annotation is not None:
+                check_variation(task, self._engine.variation_count(name))
+            try:
+                derived = instance_to_task(derive_instance(self._engine, name, variation))
+            except InstanceError as error:
+                if annotation is None:
+                    raise
+                logger.warning("%s: no gold path for the expert (%s)", task.task_id, error)
+                params = {"task_name": name, "variation": variation, "split": "unknown"}
+                params.update(simplifications=simplifications_for(name), subgoals=[], gold_actions=[])
+                derived = TaskSpec(task.task_id, params, task.goal, task.difficulty, task.max_steps)
+            if annotation is not None:
+                params = {**derived.params, "agentboard": annotation}
+                derived = TaskSpec(task.task_id, params, task.goal, task.difficulty, task.max_steps)
+            self._derived[task.task_id] = derived
         return self._derived[task.task_id]
 
     def close(self) -> None:

@@ -5,6 +5,8 @@ from agentgym_text.core.registry import declare
 
 TASK_COUNT = 90
 """ScienceWorld's 30 tasks x 3 variations."""
+MAX_STEPS = 30
+"""AgentBoard's budget for every task (``max_num_steps``), even where the gold path is longer."""
 
 FAMILY = Family(
     name="scienceworld",
@@ -27,6 +29,7 @@ FAMILY = Family(
             },
             subskill_source="AgentBoard Table 7",
             agentboard_task="scienceworld",
+            max_steps=MAX_STEPS,
         ),
     ),
     difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),

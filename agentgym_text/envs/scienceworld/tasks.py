@@ -24,7 +24,6 @@ __all__ = [
     "make_tasks",
     "instance_to_task",
     "task_id_for",
-    "max_steps_for",
     "subgoal_tracker",
 ]
 
@@ -34,11 +33,6 @@ DATA_FILE = "task_set.json"
 
 def task_id_for(task_name: str, variation: int) -> str:
     return f"scienceworld-{task_name}-var{int(variation)}"
-
-
-def max_steps_for(gold_length: int) -> int:
-    """AgentBoard's 30 steps, raised to 1.5x the gold path where that is longer (so the expert can finish)."""
-    return max(DEFAULT_MAX_STEPS, (3 * gold_length + 1) // 2)
 
 
 @lru_cache(maxsize=1)
@@ -62,7 +56,7 @@ def instance_to_task(instance: Mapping[str, Any]) -> TaskSpec:
         },
         goal=instance["goal"],
         difficulty=FAMILY.difficulty.label(len(subgoals) + 1),
-        max_steps=max_steps_for(len(instance["gold_actions"])),
+        max_steps=DEFAULT_MAX_STEPS,  # AgentBoard's 30 steps, even where the gold path is longer
     )
 
 

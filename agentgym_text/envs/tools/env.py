@@ -38,21 +38,27 @@ Where AgentBoard's behaviour is a bug, the agentboard format fixes it and keeps 
   column holding "1" in the sheet, changing every later view and the graded sheet, when the A1 check failed or
   the formula raised).
 
-Also different from AgentBoard, by design: progress is this suite's (golden outputs of our backend, sheet cell
-match), and the suite's checks on empty/huge/control-character input come first.
+Also different from AgentBoard, by design: by default progress is this suite's (golden outputs of our backend,
+sheet cell match), and the suite's checks on empty/huge/control-character input come first. With
+``agentboard_data=`` (AgentBoard's data folder; ``agentboard_data.py``) the lines that are our instances give the
+subgoals, answer and difficulty, and progress and success follow AgentBoard's rule (``agentboard_text/progress.py``,
+with its metric fixes FIX-PR-INVALID-WORD and FIX-SHEET-SHAPE under ``agentboard_fixes``).
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any, Protocol
 
 from agentgym_text.core.actions import ActionError
+from agentgym_text.core.agentboard_data import AgentBoardDataError, data_folder
 from agentgym_text.core.info import HELP_ACTION, TOOL_HELP_ACTION, InvalidReason
 from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.core.text_format import AGENTBOARD
 from agentgym_text.envs.tools.actions import Call, is_bare_name, parse_call
+from agentgym_text.envs.tools.agentboard_data import agentboard_tasks
 from agentgym_text.envs.tools.agentboard_text.mode import AgentBoardMode
 from agentgym_text.envs.tools.backend import FINISH_SPEC, Toolkit
 from agentgym_text.envs.tools.episode import Ledger, ToolEpisode
@@ -148,6 +154,7 @@ class ToolEnv(FunctionTools, TextEnv):
 
     ``text_format``: "agentboard" (default, AgentBoard's words) or "clear" (ours); ``agentboard_fixes=False``
     restores AgentBoard's buggy behaviours listed in the module docstring (agentboard format only).
+    ``agentboard_data``: AgentBoard's data folder (else the setting ``AGENTGYM_TEXT_AGENTBOARD_DATA``; None: ours).
 
     >>> env = ToolEnv("query", tool="academia")
     >>> obs, info = env.reset(options={"task_index": 0})
@@ -161,8 +168,21 @@ class ToolEnv(FunctionTools, TextEnv):
     cheap_admissible_actions = True
     text_formats = (AGENTBOARD, "clear")
 
-    def __init__(self, family: str = "query", tool: str | None = None, **kwargs: Any):
-        super().__init__(family_tasks(family, tool), **kwargs)
+    def __init__(
+        self,
+        family: str = "query",
+        tool: str | None = None,
+        agentboard_data: str | os.PathLike[str] | None = None,
+        **kwargs: Any,
+    ):
+        folder = data_folder(agentboard_data)
+        tasks = family_tasks(family, tool) if folder is None else agentboard_tasks(folder, family, tool)
+        super().__init__(tasks, **kwargs)
+        if folder is not None and self.text_format != AGENTBOARD:
+            raise AgentBoardDataError(
+                "agentboard_data= scores with AgentBoard's progress rule, which reads AgentBoard's tool outputs: "
+                f"use text_format='{AGENTBOARD}' (the default), not {self.text_format!r}"
+            )
         self.family = family
         self._mode: TextMode = AgentBoardMode(self.agentboard_fixes) if self.text_format == AGENTBOARD else ClearMode()
         self.unwrap_actions = self._mode.unwrap_actions
@@ -178,7 +198,9 @@ class ToolEnv(FunctionTools, TextEnv):
         episode = self._episode = ToolEpisode(task.params)
         self._score_cache = (None, 0.0)
         keys = list(task.params["subgoal_keys"])
-        if keys:
+        if "agentboard" in task.params:  # AgentBoard's annotation: its progress rule (the mode keeps it)
+            self._tracker = None
+        elif keys:
             subgoals = [
                 Subgoal(call.text(), predicate=_obtained_predicate(key, keys[: index + 1].count(key)))
                 for index, (call, key) in enumerate(zip(episode.golden, keys))
@@ -212,6 +234,9 @@ class ToolEnv(FunctionTools, TextEnv):
 
     def _progress(self) -> Progress:
         ledger = self._episode.ledger if self._episode is not None else Ledger()
+        scored = getattr(self._mode, "progress", None)
+        if scored is not None:
+            return Progress(now=scored.reward)
         if self._tracker is not None:
             return self._tracker.update("", ledger)
         if ledger.success:

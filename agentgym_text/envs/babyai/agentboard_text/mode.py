@@ -11,6 +11,7 @@ from __future__ import annotations
 from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.text_env import Outcome
 from agentgym_text.envs.babyai.actions import parse_command
+from agentgym_text.envs.babyai.agentboard_data import PatternProgress
 from agentgym_text.envs.babyai.agentboard_text.view import (
     CHECK_ACTION,
     COMPLETED,
@@ -31,10 +32,13 @@ class AgentBoardMode:
     def __init__(self, fixes: bool = True):
         self.fixes = fixes
         self.view: AgentBoardView | None = None
+        self.labels: PatternProgress | None = None
 
-    def start(self, world) -> tuple[str, str]:
-        """The first observation and the goal."""
+    def start(self, world, labels: PatternProgress | None = None) -> tuple[str, str]:
+        """The first observation and the goal; ``labels``: AgentBoard's annotation, which then decides progress
+        and (with minigrid) the ending, as AgentBoard's env does."""
         self.view = agentboard_view(world.env, self.fixes)
+        self.labels = labels
         goal = world.mission if self.fixes else agentboard_goal(world.mission)
         return self.view.description, goal
 
@@ -81,9 +85,28 @@ class AgentBoardMode:
         else:  # AgentBoard reads only the last low-level step, says "completed" on failure too and plays on
             terminated, success = last[1], last[1]
             completed = last[0]
-        world.terminated, world.success = terminated, success
         observation = self.view.description + (COMPLETED if completed else "")
+        if self.labels is not None:
+            terminated, success, observation = self._labelled_ending(observation, ended, last)
+        world.terminated, world.success = terminated, success
         return Outcome(observation=observation, terminated=terminated, success=success)
+
+    def _labelled_ending(
+        self, observation: str, ended: tuple[bool, bool] | None, last: tuple[bool, bool]
+    ) -> tuple[bool, bool, str]:
+        """Credit the annotation on the observation, then end as AgentBoard's env does: (terminated, success,
+        observation)."""
+        labels = self.labels
+        assert labels is not None
+        labels.update(observation)
+        if self.fixes:  # FIX: a minigrid ending is the episode's, a failure never a success, whatever the progress
+            terminated, success = ended or (False, False)
+        else:  # AgentBoard: minigrid's last-step ending, undone at progress <= 0.5; done is success
+            terminated = success = last[0] and labels.rate > 0.5
+        if labels.rate == 1 and not terminated:  # every pattern matched: AgentBoard ends the episode a success
+            terminated = success = True
+            observation += COMPLETED
+        return terminated, success, observation
 
     def expert(self, world, command_text: str) -> str | None:
         """The clear-mode expert's next command, named as an action of AgentBoard's table.

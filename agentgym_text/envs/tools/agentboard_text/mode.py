@@ -8,12 +8,16 @@ the FIX list of ``agentgym_text.envs.tools.env`` (``fixes``).
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from agentgym_text.core.actions import ActionError
-from agentgym_text.core.info import TOOL_HELP_ACTION
+from agentgym_text.core.info import TOOL_HELP_ACTION, InvalidReason
 from agentgym_text.core.text_env import Outcome
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.agentboard_text import words
+from agentgym_text.envs.tools.agentboard_text.functions import TOOLS
+from agentgym_text.envs.tools.agentboard_text.progress import ToolProgress
+from agentgym_text.envs.tools.agentboard_text.sheet import SHEET
 from agentgym_text.envs.tools.agentboard_text.step import AgentBoardStep, StepResult
 from agentgym_text.envs.tools.episode import ToolEpisode
 from agentgym_text.envs.tools.schema import ArgumentError, check_arguments
@@ -33,11 +37,17 @@ class AgentBoardMode:
     def __init__(self, fixes: bool):
         self.fixes = fixes
         self._step: AgentBoardStep | None = None
+        self.progress: ToolProgress | None = None
+        """AgentBoard's progress over its annotation (tasks from ``agentboard_data=``); None otherwise."""
 
     def start(self, episode: ToolEpisode, goal: str) -> str:
         """The first observation (AgentBoard's; the goal is in the footer the core adds)."""
         toolkit = episode.toolkit
         self._step = AgentBoardStep(toolkit, episode.params["config"], self.fixes)
+        note = episode.params.get("agentboard")
+        self.progress = None
+        if note is not None:
+            self.progress = ToolProgress(episode.tool, note["subgoals"], note["answer"], note["goal_type"], self.fixes)
         first = words.first_observation(episode.tool)
         if episode.tool == "sheet":  # AgentBoard's harness opens the goal's sheet first and shows it
             first += f"\nYou are now in {toolkit.sheet.title}\n{toolkit.sheet.values()}"
@@ -47,6 +57,47 @@ class AgentBoardMode:
         assert self._step is not None
         episode.toolkit.ab_output = None
         step = self._step.run(action)
+        if self.progress is None:
+            return self._outcome(episode, step)
+        before = self.progress.reward
+        self._score(episode, step)
+        outcome = self._outcome(episode, step)
+        if outcome.terminated:
+            status = self._todo_status(episode) if self.progress.goal_type == 1 else None
+            outcome = dataclasses.replace(outcome, success=self.progress.success(status))
+        if self.progress.reward != before and not outcome.changed:  # e.g. sheet: AgentBoard scores after errors
+            outcome = dataclasses.replace(outcome, changed=True)
+        return outcome
+
+    def _score(self, episode: ToolEpisode, step: StepResult) -> None:
+        """AgentBoard's action path and ``update`` for this step (see ``progress``)."""
+        progress = self.progress
+        assert progress is not None
+        sheet = episode.tool == "sheet"
+        if step.kind in ("ok", "failed") and not sheet:
+            progress.record(step.name, step.params, step.kind == "ok", step.result)
+        elif step.kind == "finish" and not sheet:
+            progress.record_finish(step.params["answer"])
+        if step.kind == "refused" and step.reason == InvalidReason.UNPARSABLE:
+            return  # the harness's format error, or parse_action's: AgentBoard's env returns before its update
+        if sheet:
+            progress.update_sheet(step.observation, SHEET["get_all_values"][1](episode.toolkit)[1])
+        elif step.kind != "refused" or step.reason == InvalidReason.UNKNOWN_ACTION:
+            progress.update(step.observation)  # a tool's exception returns before the update
+
+    def _todo_status(self, episode: ToolEpisode) -> Any:
+        """``EvalTool.get_todo_status``: every project and every project's tasks, "id" fields removed."""
+        if episode.tool != "todo" or self._step is None:
+            return None
+        session = self._step.session
+        _, projects = TOOLS["todo"]["get_projects"][1](session)
+        tasks = [task for project in projects for task in TOOLS["todo"]["get_tasks"][1](session, project["id"])[1]]
+        return {
+            "projects": [{k: v for k, v in p.items() if k != "id"} for p in projects],
+            "tasks": [{k: v for k, v in t.items() if k != "id"} for t in tasks],
+        }
+
+    def _outcome(self, episode: ToolEpisode, step: StepResult) -> Outcome:
         if step.kind == "finish":
             if self.fixes or step.ends_episode:
                 answer = step.params["answer"] if episode.tool != "sheet" else episode.params["answer"]

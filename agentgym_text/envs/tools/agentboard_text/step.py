@@ -32,6 +32,8 @@ class StepResult:
     """AgentBoard's own rule: the rebuilt action contains "finish"/"Finish" and no exception was raised."""
     reason: InvalidReason | None = None
     """Why the step is invalid: set for "refused", and ``precondition_failed`` for "failed" (FIX-FAILED-VALID)."""
+    result: Any = None
+    """What the tool function returned ("ok" and "failed"): AgentBoard's progress rule records it."""
 
 
 def _refused(observation: str, reason: InvalidReason, name: str = "", ends: bool = False) -> StepResult:
@@ -40,8 +42,8 @@ def _refused(observation: str, reason: InvalidReason, name: str = "", ends: bool
 
 def _answered(result: Any, success: bool, name: str, kwargs: dict[str, Any], ends: bool) -> StepResult:
     if success:
-        return StepResult(str(result), "ok", name, kwargs, ends)
-    return StepResult(str(result), "failed", name, kwargs, ends, InvalidReason.PRECONDITION)
+        return StepResult(str(result), "ok", name, kwargs, ends, result=result)
+    return StepResult(str(result), "failed", name, kwargs, ends, InvalidReason.PRECONDITION, result)
 
 
 class AgentBoardStep:
