@@ -13,6 +13,7 @@ does, and mapped back in ``goto``: the served ports change from run to run, the 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
+from agentgym_text.core.text_format import AGENTBOARD
 from agentgym_text.envs.webarena.actions import GRAMMAR, parse_action
 from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Session
 from agentgym_text.envs.webarena.expert import Expert
@@ -79,7 +81,11 @@ class WebArenaEnv(TextEnv):
     storage states) and ``db_paths`` (site -> SQLite file, for the ``db_checks`` extension); ``judge_model`` (with ``judge_base_url``; key in ``OPENAI_API_KEY``) or ``llm`` (a callable
     ``messages -> reply text``) to judge ``fuzzy_match`` answers with a chat model as WebArena does (without
     one, fuzzy answers are matched by rules); ``chromium_path``; ``max_obs_chars`` (the tree is
-    cut there, default 7680 = WebArena's 1920 tokens x 4); ``show_real_urls`` (off: WebArena's site names).
+    cut there, default 7680 = WebArena's 1920 tokens x 4); ``show_real_urls`` (off: WebArena's site names);
+    ``agentboard_data`` (AgentBoard's data folder, else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``: its 245 WebArena
+    tasks from ``webarena/test.jsonl``, with its difficulty labels; they need ``sites=``, WebArena's own sites);
+    ``agentboard_fixes=False`` scores progress exactly as AgentBoard does, bugs included (``progress.py``), gives
+    no progress bump on a solved task and ends the episode, solved, when progress reaches 1.0 (AgentBoard's rule).
 
     >>> env = WebArenaEnv()
     >>> obs, info = env.reset(options={"task_index": 0})
@@ -93,6 +99,7 @@ class WebArenaEnv(TextEnv):
     """
 
     cheap_admissible_actions = True
+    text_formats = (AGENTBOARD,)
     action_format = "one WebArena action: " + GRAMMAR
     action_example = "click [12]"
 
@@ -108,14 +115,25 @@ class WebArenaEnv(TextEnv):
         chromium_path: str | None = None,
         max_obs_chars: int = DEFAULT_MAX_CHARS,
         show_real_urls: bool = False,
+        agentboard_data: str | os.PathLike[str] | None = None,
         **kwargs,
     ):
-        if sites is not None and task_config is None:
+        from agentgym_text.envs.webarena.agentboard_data import load_lines
+
+        agentboard_tasks = load_lines(agentboard_data)
+        if agentboard_tasks is not None and task_config is not None:
+            raise ValueError("agentboard_data and task_config both name the tasks: pass one of them")
+        self._agentboard_tasks = agentboard_tasks is not None
+        if agentboard_tasks is not None:
+            task_config = None
+        elif sites is not None and task_config is None:
             raise ValueError(
                 "a deployment of your own (sites=...) needs its task file: task_config=<WebArena's "
                 "test.raw.json or a folder of task configs>; the shipped tasks only fit the served sites"
             )
-        if task_config is not None:
+        if agentboard_tasks is not None:
+            tasks = agentboard_tasks
+        elif task_config is not None:
             tasks = load_task_config(task_config)
         else:
             from agentgym_text.envs.webarena.tasks import TASKS
@@ -161,6 +179,11 @@ class WebArenaEnv(TextEnv):
     def _start(self, task: TaskSpec, seed: int) -> Start:
         from agentgym_text.envs.webarena.progress import ProgressTracker
 
+        if self._agentboard_tasks and self._own_sites:
+            raise ValueError(
+                "AgentBoard's WebArena tasks (agentboard_data=) run on WebArena's own sites: pass sites={'shopping': "
+                "'http://host:7770', 'reddit': ..., ...} naming your deployment; the package's sites hold other data"
+            )
         sites = self._sites()
         if self._server is not None:
             self._server.reset()
@@ -176,7 +199,7 @@ class WebArenaEnv(TextEnv):
             self._session.goto(self._urls.fill(url.strip()))
         if self._session.active:
             self._session.focus_tab(0)
-        self._tracker = ProgressTracker(self._config, sites)
+        self._tracker = ProgressTracker(self._config, sites, agentboard_rule=not self.agentboard_fixes)
         self._progress_value = 0.0
         self._expert.start(self._config.get("gold") or [], str(self._config.get("start_url", "")))
         observation = self._observe()
@@ -256,10 +279,23 @@ class WebArenaEnv(TextEnv):
         elif kind == "stop":
             return self._finish(parsed.answer)
         observation = self._observe()
-        self._progress_value = float(self._tracker.update(self._state.url, self._page_text))
+        self._progress_value = float(self._tracker.update(self._state.url, self._page_text, self._read_page))
+        if not self.agentboard_fixes:
+            if self._progress_value == 1.0:  # AgentBoard stops at progress 1.0 and counts the task solved
+                return Outcome(observation, terminated=True, success=True)
+            return Outcome(observation)
         if self._tracker_complete() and not self._needs_answer() and self._score(None) == 1.0:
             return Outcome(observation, terminated=True, success=True)
         return Outcome(observation)
+
+    def _read_page(self, locator: str) -> str:
+        """What AgentBoard's progress reads on the current page: its HTML source, or a JavaScript locator's value."""
+        page = self._session.page
+        try:
+            value = page.content() if not locator else page.evaluate(f"() => {locator}")
+        except Exception:
+            return ""
+        return str(value) if value else ""
 
     def _needs_answer(self) -> bool:
         return "string_match" in self._config.get("eval", {}).get("eval_types", [])
@@ -270,7 +306,9 @@ class WebArenaEnv(TextEnv):
 
     def _finish(self, answer: str) -> Outcome:
         score = self._score(answer)
-        if score == 1.0:  # a solved task has made all its progress (its subgoals may not cover the answer)
+        if (
+            score == 1.0 and self.agentboard_fixes
+        ):  # FIX: a solved task has made all its progress (its subgoals may not cover the answer)
             self._progress_value = 1.0
         verdict = "correct" if score == 1.0 else "not correct"
         return Outcome(f"The episode is over: the task is {verdict}.", terminated=True, success=score == 1.0)

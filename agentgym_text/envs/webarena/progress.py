@@ -12,12 +12,17 @@ Where the subgoals come from: url_match's reference URL; program_html targets re
 (``{"url", "contents"}``: the page holding the answer and text there) when the config has one. For a
 string_match task without that key (a user's own WebArena config), the reference answers are the contents;
 AgentBoard gives such tasks no progress at all, which we fix. The rate never decreases.
+
+``agentboard_rule=True`` (``agentboard_fixes=False``) computes it as AgentBoard's browser env does, bugs included
+(``agentboard_text.py`` lists them).
 """
 
 from __future__ import annotations
 
 import urllib.parse
+from collections.abc import Callable
 
+from agentgym_text.envs.webarena.agentboard_text import agentboard_url_score, content_seen, longest_common_subsequence
 from agentgym_text.envs.webarena.evaluators import resolve
 
 __all__ = ["ProgressTracker", "url_soft_score"]
@@ -27,21 +32,13 @@ def _normal(text: str) -> str:
     return " ".join(str(text).lower().split())
 
 
-def _lcs(a: list[str], b: list[str]) -> int:
-    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
-    for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            table[i + 1][j + 1] = table[i][j] + 1 if x == y else max(table[i][j + 1], table[i + 1][j])
-    return table[-1][-1]
-
-
 def url_soft_score(ref: str, url: str) -> float:
     r, p = urllib.parse.urlparse(ref), urllib.parse.urlparse(url)
     if r.netloc != p.netloc:
         return 0.0
     ref_segments = [s for s in urllib.parse.unquote(r.path).split("/") if s]
     pred_segments = [s for s in urllib.parse.unquote(p.path).split("/") if s]
-    path = _lcs(ref_segments, pred_segments) / len(ref_segments) if ref_segments else 1.0
+    path = longest_common_subsequence(ref_segments, pred_segments) / len(ref_segments) if ref_segments else 1.0
     ref_params = {f"{k}={v}" for k, vs in urllib.parse.parse_qs(r.query).items() for v in vs}
     if not ref_params:
         return path
@@ -54,7 +51,11 @@ def url_soft_score(ref: str, url: str) -> float:
 class ProgressTracker:
     """Feed it every page the agent lands on; ``rate`` is the episode's progress so far (monotone)."""
 
-    def __init__(self, config: dict, sites: dict[str, str]):
+    def __init__(self, config: dict, sites: dict[str, str], agentboard_rule: bool = False):
+        self.agentboard_rule = agentboard_rule
+        if agentboard_rule:
+            self._start_agentboard(config, sites)
+            return
         evaluation = config.get("eval", {})
         types = evaluation.get("eval_types", [])
         extra = config.get("progress") or {}
@@ -86,6 +87,22 @@ class ProgressTracker:
         self.seen = [False] * len(self.contents)
         self.rate = 0.0
 
+    def _start_agentboard(self, config: dict, sites: dict[str, str]) -> None:
+        evaluation = config.get("eval", {})
+        types = evaluation.get("eval_types", [])
+        reference = resolve(evaluation.get("reference_url") or "", sites)
+        self.urls = reference.split(" |OR| ") if "url_match" in types and reference.startswith("http") else []
+        self.targets: list[tuple[str, str]] = []  # (locator, required content as AgentBoard cleans it)
+        if "program_html" in types:
+            for target in evaluation.get("program_html", []):
+                required = target["required_contents"]
+                contents = required["must_include"] if "must_include" in required else [required["exact_match"]]
+                self.targets += [(target["locator"], str(content).strip().lower()) for content in contents]
+        self.contents = [[content] for _, content in self.targets]
+        self.best_url = 0.0
+        self.seen = [False] * len(self.targets)
+        self.rate = 0.0
+
     @property
     def subgoals(self) -> list[str]:
         return ([f"reach {' or '.join(self.urls)}"] if self.urls else []) + [
@@ -96,7 +113,11 @@ class ProgressTracker:
     def subgoals_done(self) -> list[bool]:
         return ([self.best_url >= 1.0] if self.urls else []) + list(self.seen)
 
-    def update(self, url: str, page_text: str) -> float:
+    def update(self, url: str, page_text: str, read_page: Callable[[str], str] | None = None) -> float:
+        """The rate after a step that ends on ``url``; AgentBoard's rule reads the page with ``read_page(locator)``
+        (the HTML source for "", a JavaScript locator's value otherwise) instead of ``page_text``."""
+        if self.agentboard_rule:
+            return self._update_agentboard(url, read_page or (lambda locator: ""))
         if self.urls:
             self.best_url = max([self.best_url] + [url_soft_score(ref, url) for ref in self.urls])
         text = _normal(page_text)
@@ -112,4 +133,26 @@ class ProgressTracker:
         else:
             now = fraction
         self.rate = max(self.rate, now)
+        return self.rate
+
+    def _update_agentboard(self, url: str, read_page: Callable[[str], str]) -> float:
+        if self.urls:
+            self.best_url = max(self.best_url, agentboard_url_score(self.urls, url))
+        pages: dict[str, str] = {}
+        for i, (locator, content) in enumerate(self.targets):
+            if locator.strip().startswith("func:"):
+                continue  # AgentBoard evals the function against the live site; never here
+            key = "" if not locator.strip() else locator
+            if key not in pages:
+                pages[key] = (read_page(key) or "").strip().lower()
+            if content_seen(content, pages[key]):
+                self.seen[i] = True
+        n = len(self.targets)
+        if self.urls and n:
+            fraction = sum(self.seen) / n
+            self.rate = max(self.rate, (3 / (n + 3)) * self.best_url + (n / (n + 3)) * fraction)
+        elif self.urls:
+            self.rate = max(self.rate, self.best_url)
+        elif n:
+            self.rate = sum(self.seen) / n
         return self.rate

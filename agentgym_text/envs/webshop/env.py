@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
+
 from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress
-from agentgym_text.core.tasks import TaskSpec
+from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
+from agentgym_text.core.text_format import AGENTBOARD
 from agentgym_text.envs.webshop import render
 from agentgym_text.envs.webshop.actions import element_key, parse_action
+from agentgym_text.envs.webshop.agentboard_data import label_tasks
+from agentgym_text.envs.webshop.agentboard_text import AGENTBOARD_MAX_PAGES, AGENTBOARD_PAGE_SIZE, AGENTBOARD_TOTAL
 from agentgym_text.envs.webshop.catalogue import DEFAULT_NUM_PRODUCTS, open_catalogue
 from agentgym_text.envs.webshop.expert import expert_action
 from agentgym_text.envs.webshop.generator import product_types
@@ -17,6 +23,13 @@ from agentgym_text.envs.webshop.session import MAX_PAGES, Session
 from agentgym_text.envs.webshop.tasks import TRAIN_TASK_COUNT, shipped_tasks, train_goal, train_tasks
 
 __all__ = ["WebShopEnv"]
+
+_AGENTBOARD_BUTTONS = {
+    element_key(name) for name in ("Buy Now", "Back to Search", "Next >", "< Prev", *render.SUB_PAGES, "Attributes")
+}
+"""The buttons AgentBoard's client checks by name (a wrong page is its "You can only click ..." error)."""
+_HARNESS_ERRORS = ("You can only click", "The page number is limited")
+"""The two texts AgentBoard's harness writes itself (its env raised), which do not become its recent observation."""
 
 
 class WebShopEnv(TextEnv):
@@ -29,8 +42,14 @@ class WebShopEnv(TextEnv):
       range, never aimed at a test target); ``num_tasks``: how many (default 251 / 1000);
     - ``num_products`` (default 20,000) and ``catalogue_seed``: the generated catalogue, built into
       ``$AGENTGYM_TEXT_CACHE`` at first use (test tasks need the default catalogue or a larger one);
-    - ``results_shown``: products listed per results page (10, as WebShop; 3 reproduces AgentBoard's scraper,
-      which lists the first three but lets the agent click all ten).
+    - ``results_shown``: products listed per results page (10, as WebShop; 3 lists only the first three of the
+      page's ten);
+    - ``agentboard_data``: AgentBoard's data folder (else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``): the difficulty
+      labels of its ``webshop/test.jsonl``, line k for shipped task k (see ``agentboard_data.py``);
+    - ``agentboard_fixes=False``: AgentBoard's WebShop as it reads and scores, bugs included, for replays of its
+      trajectories: 3 products a results page (the page scored for progress), ``Next >`` up to page 6, WebShop's
+      reward quirks, the item page scored at its last option combination, its page texts, and 29 steps for the
+      agent (AgentBoard's 30 include the ``reset[]`` its harness sends first); ``agentboard_text.py`` lists each.
 
     Fixes against AgentBoard's WebShop, on purpose: scores are per episode (not server-wide); the item page
     score is the best option combination (AgentBoard kept the last one); selected multi-word options show as
@@ -50,6 +69,7 @@ class WebShopEnv(TextEnv):
     """
 
     cheap_admissible_actions = True
+    text_formats = (AGENTBOARD,)
     action_format = (
         "'search[<keywords>]' on a page with a search box, 'click[<button or product id>]' on what the page shows"
     )
@@ -61,7 +81,8 @@ class WebShopEnv(TextEnv):
         num_tasks: int | None = None,
         num_products: int = DEFAULT_NUM_PRODUCTS,
         catalogue_seed: int = 0,
-        results_shown: int = 10,
+        results_shown: int | None = None,
+        agentboard_data: str | os.PathLike[str] | None = None,
         **kwargs,
     ):
         if split not in ("test", "train"):
@@ -72,9 +93,21 @@ class WebShopEnv(TextEnv):
                 f"{DEFAULT_NUM_PRODUCTS} and catalogue_seed=0, or split='train' for other catalogues"
             )
         tasks = shipped_tasks(num_tasks) if split == "test" else train_tasks(num_tasks or TRAIN_TASK_COUNT)
+        if split == "test":
+            tasks, self._labelled = label_tasks(tasks, agentboard_data)
+        elif agentboard_data:
+            raise ValueError("agentboard_data labels the shipped test tasks: it does not apply to split='train'")
+        else:
+            self._labelled = False
+        if not kwargs.get("agentboard_fixes", True):
+            # FIX: AgentBoard's harness spends step 0 of its 30 on a reset[] it grades valid; fixed, the agent has 30
+            tasks = TaskSet([dataclasses.replace(task, max_steps=task.max_steps - 1) for task in tasks])
         super().__init__(tasks, **kwargs)
         self.catalogue = open_catalogue(num_products, catalogue_seed)
-        self.results_shown = results_shown
+        exact = not self.agentboard_fixes
+        self.results_shown = results_shown or (AGENTBOARD_PAGE_SIZE if exact else 10)
+        self._page_size = AGENTBOARD_PAGE_SIZE if exact else 10
+        self._max_pages = AGENTBOARD_MAX_PAGES if exact else MAX_PAGES
         self.session: Session | None = None
         self.keywords = ""
         self._last_page = ""
@@ -85,11 +118,25 @@ class WebShopEnv(TextEnv):
             goal, self.keywords = train_goal(self.catalogue, int(task.params["number"]))
         else:
             goal, self.keywords = Goal.from_params(task.params), task.params["keywords"]
-        self.session = Session(self.catalogue, goal)
+        self.session = Session(
+            self.catalogue,
+            goal,
+            page_size=self._page_size,
+            max_pages=self._max_pages,
+            agentboard_rule=not self.agentboard_fixes,
+        )
         self._last_page = render.start_page()
-        return Start(self._last_page, goal=goal.instruction, difficulty=goal_difficulty(goal))
+        difficulty = task.difficulty if self._labelled else goal_difficulty(goal)
+        return Start(self._last_page, goal=goal.instruction, difficulty=difficulty)
 
     def _act(self, action: str) -> Outcome:
+        outcome = self._act_on_page(action)
+        if not self.agentboard_fixes and not outcome.observation.startswith(_HARNESS_ERRORS):
+            # FIX: AgentBoard's "recent observation" is the last text its env returned, format errors included
+            self._last_page = outcome.observation
+        return outcome
+
+    def _act_on_page(self, action: str) -> Outcome:
         parsed = parse_action(action)
         if parsed is None:
             return Outcome.invalid(render.FORMAT_ERROR, InvalidReason.UNPARSABLE)
@@ -121,14 +168,14 @@ class WebShopEnv(TextEnv):
         if page == "results":
             if key in ("next>", "<prev"):
                 delta = 1 if key == "next>" else -1
-                if not 1 <= session.page_num + delta <= MAX_PAGES:
+                if not 1 <= session.page_num + delta <= session.max_pages:
                     return Outcome.invalid(render.page_limit_error(self._last_page), InvalidReason.PRECONDITION)
                 session.turn_page(delta)
                 return self._show(self._results())
             for asin in session.page_asins():
                 if key == asin.lower():
                     session.open_item(asin)
-                    return self._show(render.item_page(session.product(), session.options))
+                    return self._show(self._item_page())
         elif page == "item":
             product = session.product()
             if key == "<prev":
@@ -140,7 +187,7 @@ class WebShopEnv(TextEnv):
             for name in render.SUB_PAGES:
                 if key == name.lower():
                     session.open_sub_page(name)
-                    return self._show(render.sub_page(product, name))
+                    return self._show(render.sub_page(product, name, reviews=self.agentboard_fixes))
             for group, values in product.options:
                 for value in values:
                     if key == element_key(value):
@@ -148,12 +195,26 @@ class WebShopEnv(TextEnv):
                         return self._show(render.clicked(value))
         elif page == "sub" and key == "<prev":
             session.back_to_item()
-            return self._show(render.item_page(session.product(), session.options))
+            return self._show(self._item_page())
+        if not self.agentboard_fixes and page in ("init", "sub") and key not in _AGENTBOARD_BUTTONS:
+            # FIX: AgentBoard re-renders the start page or a sub page for a click it does not know
+            return self._show(self._last_page)
         return Outcome.invalid(render.click_error(self._last_page), InvalidReason.UNKNOWN_OBJECT)
 
     def _results(self) -> str:
         session = self.session
-        return render.results_page(session.page_num, len(session.hits), session.page_products(), self.results_shown)
+        # FIX: AgentBoard's server prints "Total results: 15" whatever the search found, and prices as "$31.0"
+        total = len(session.hits) if self.agentboard_fixes else AGENTBOARD_TOTAL
+        return render.results_page(
+            session.page_num, total, session.page_products(), self.results_shown, not self.agentboard_fixes
+        )
+
+    def _item_page(self) -> str:
+        # FIX: AgentBoard's server never loads reviews: every rating reads N.A. and the Reviews page is empty
+        rating = None if self.agentboard_fixes else "N.A."
+        # FIX: AgentBoard's scraper shows a selected option as [[value]] only when the value has no space
+        exact = not self.agentboard_fixes
+        return render.item_page(self.session.product(), self.session.options, rating, exact, exact)
 
     def _show(self, observation: str) -> Outcome:
         self._last_page = observation
@@ -171,7 +232,7 @@ class WebShopEnv(TextEnv):
         if session.page == "results":
             if session.page_num > 1:
                 actions.append("click[< Prev]")
-            if session.page_num < MAX_PAGES:
+            if session.page_num < session.max_pages:
                 actions.append("click[Next >]")
             actions += [f"click[{asin}]" for asin in session.page_asins()[: self.results_shown]]
         elif session.page == "item":

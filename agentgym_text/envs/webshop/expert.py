@@ -8,7 +8,7 @@ goes back and searches the target's title instead.
 from __future__ import annotations
 
 from agentgym_text.envs.webshop.reward import choose_options
-from agentgym_text.envs.webshop.session import MAX_PAGES, Session
+from agentgym_text.envs.webshop.session import Session
 
 __all__ = ["expert_action"]
 
@@ -36,6 +36,6 @@ def expert_action(session: Session, keywords: str) -> str | None:
     for asin in listed:
         if session.score(asin) == 1.0:
             return f"click[{asin}]"
-    if session.page_num < MAX_PAGES and len(session.hits) > session.page_num * session.page_size:
+    if session.page_num < session.max_pages and len(session.hits) > session.page_num * session.page_size:
         return "click[Next >]"
     return "click[Back to Search]"

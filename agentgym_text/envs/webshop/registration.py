@@ -32,6 +32,7 @@ FAMILY = Family(
     # AgentBoard's Table 10 cutoff for WebShop (1) counts its own annotations; ours counts what the goal names
     difficulty=DifficultyRule("attributes and options the goal names", 3),
     train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
+    text_formats=("agentboard",),  # one text, AgentBoard's: agentboard_fixes=False restores its scoring
     thread_safe=True,  # tests/test_thread_safety.py
 )
 declare(FAMILY)

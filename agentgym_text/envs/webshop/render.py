@@ -13,6 +13,7 @@ trailing space, as in AgentBoard's logs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from urllib.parse import quote_plus
 
 from agentgym_text.envs.webshop.generator import Product
 
@@ -52,34 +53,57 @@ def start_page() -> str:
     return wrap("Let us begin shopping \n[Search]")
 
 
-def results_page(page: int, total: int, products: Sequence[Product], shown: int = 10) -> str:
+def price_text(product: Product, agentboard: bool = False) -> str:
+    """The price as shown: "$31.00"; AgentBoard's server prints the float as Python does ("$31.0")."""
+    return f"${float(product.price)}" if agentboard else product.price_text
+
+
+def results_page(
+    page: int, total: int, products: Sequence[Product], shown: int = 10, agentboard_prices: bool = False
+) -> str:
     parts = ["\n[Back to Search] ", f"\nPage {page} (Total results: {total}) "]
     if page > 1:
         parts.append("\n[< Prev] ")
     parts.append("\n[Next >] ")
     for product in products[:shown]:
-        parts += [f"\n[{product.asin}] ", f"\n{product.title} ", f"\n{product.price_text} "]
+        parts += [f"\n[{product.asin}] ", f"\n{product.title} ", f"\n{price_text(product, agentboard_prices)} "]
     return wrap("".join(parts))
 
 
-def item_page(product: Product, selected: Mapping[str, str]) -> str:
+def item_page(
+    product: Product,
+    selected: Mapping[str, str],
+    rating: str | None = None,
+    agentboard_prices: bool = False,
+    agentboard_selection: bool = False,
+) -> str:
+    """An item page. ``agentboard_selection``: a value shows as selected as AgentBoard's scraper decides, when
+    "'value'" is in the page's URL, whose options are URL-quoted: multi-word values never show, and a selected
+    value shows in every group that offers it."""
     parts = ["\n[Back to Search] ", "\n[< Prev] "]
+    quoted = {quote_plus(value) for value in selected.values()}
     for group, values in product.options:
         parts.append(f"\n{group} ")
-        parts += [f"[[{value}]]" if selected.get(group) == value else f"[{value}]" for value in values]
-    parts += [f"\n{product.title} ", f"\nPrice: {product.price_text} ", f"\nRating: {product.rating} "]
+        for value in values:
+            chosen = value in quoted if agentboard_selection else selected.get(group) == value
+            parts.append(f"[[{value}]]" if chosen else f"[{value}]")
+    parts += [
+        f"\n{product.title} ",
+        f"\nPrice: {price_text(product, agentboard_prices)} ",
+        f"\nRating: {rating or product.rating} ",
+    ]
     parts += [f"\n[{name}] " for name in SUB_PAGES]
     parts.append("\n[Buy Now] ")
     return wrap("".join(parts))
 
 
-def sub_page(product: Product, name: str) -> str:
+def sub_page(product: Product, name: str, reviews: bool = True) -> str:
     parts = ["\n[Back to Search] ", "\n[< Prev] "]
     if name == "Description":
         parts.append(f"\n{product.description} ")
     elif name == "Features":
         parts += [f"\n {bullet} " for bullet in product.bullets]
-    else:
+    elif reviews:
         for title, score, body in product.reviews:
             parts += [f'\n"{title}" ', f"\n{score} ", f"\n{body} "]
     return wrap("".join(parts))
