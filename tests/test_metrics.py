@@ -116,7 +116,10 @@ def test_registered_agentboard_envs_carry_the_papers_table7_weights():
     for env_id in present:
         assert weights[env_id]["source"] == "AgentBoard Table 7"
         assert weights[env_id]["weights"] == {skill: row[_COLUMNS[env_id]] for skill, row in _TABLE7.items()}
-    assert all(entry["source"] in ("AgentBoard Table 7", "ours") for entry in weights.values())
+    # ids that play an AgentBoard task under another benchmark's protocol carry that task's column
+    assert all(
+        entry["source"] == "ours" or entry["source"].startswith("AgentBoard Table 7") for entry in weights.values()
+    )
 
 
 def test_subskill_scores_weight_success_rates_by_table7():
