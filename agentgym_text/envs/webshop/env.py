@@ -22,6 +22,7 @@ from agentgym_text.envs.webshop.goals import goal_difficulty
 from agentgym_text.envs.webshop.reward import Goal
 from agentgym_text.envs.webshop.session import MAX_PAGES, Session
 from agentgym_text.envs.webshop.tasks import TRAIN_TASK_COUNT, shipped_tasks, train_goal, train_tasks
+from agentgym_text.envs.webshop.webshop_data import imported_tasks, open_imported
 
 __all__ = ["WebShopEnv"]
 
@@ -85,6 +86,7 @@ class WebShopEnv(TextEnv):
         results_shown: int | None = None,
         agentboard_data: str | os.PathLike[str] | None = None,
         strict: bool = False,
+        webshop_data: str | os.PathLike[str] | None = None,
         **kwargs,
     ):
         self.protocol = kwargs.get("text_format") == agentbench_v02_text.AGENTBENCH
@@ -96,6 +98,11 @@ class WebShopEnv(TextEnv):
                 "split='train' do not apply"
             )
         self.strict = bool(strict)
+        if webshop_data is not None and not self.protocol:
+            raise ValueError(
+                "webshop_data plays WebShop's own goals under AgentBench's protocol: use "
+                "AgentBench/WebShop-v0 (text_format='agentbench_v02')"
+            )
         if split not in ("test", "train"):
             raise ValueError("split must be 'test' or 'train'")
         if split == "test" and (num_products < DEFAULT_NUM_PRODUCTS or catalogue_seed != 0):
@@ -104,10 +111,15 @@ class WebShopEnv(TextEnv):
                 f"{DEFAULT_NUM_PRODUCTS} and catalogue_seed=0, or split='train' for other catalogues"
             )
         tasks = shipped_tasks(num_tasks) if split == "test" else train_tasks(num_tasks or TRAIN_TASK_COUNT)
+        imported = None
         if self.protocol:
             count = min(num_tasks or agentbench_v02_text.TASK_COUNT, agentbench_v02_text.TASK_COUNT)
             steps = agentbench_v02_text.MAX_STEPS
-            tasks = TaskSet([dataclasses.replace(task, max_steps=steps) for task in shipped_tasks(count)])
+            if webshop_data is not None:
+                imported, goals = open_imported(webshop_data)
+                tasks = imported_tasks(goals, count, steps)
+            else:
+                tasks = TaskSet([dataclasses.replace(task, max_steps=steps) for task in shipped_tasks(count)])
             self._labelled = False
         elif split == "test":
             tasks, self._labelled = label_tasks(tasks, agentboard_data)
@@ -119,7 +131,7 @@ class WebShopEnv(TextEnv):
             # FIX: AgentBoard's harness spends step 0 of its 30 on a reset[] it grades valid; fixed, the agent has 30
             tasks = TaskSet([dataclasses.replace(task, max_steps=task.max_steps - 1) for task in tasks])
         super().__init__(tasks, **kwargs)
-        self.catalogue = open_catalogue(num_products, catalogue_seed)
+        self.catalogue = imported if imported is not None else open_catalogue(num_products, catalogue_seed)
         exact = not self.agentboard_fixes
         self.results_shown = results_shown or (AGENTBOARD_PAGE_SIZE if exact else 10)
         self._page_size = AGENTBOARD_PAGE_SIZE if exact else 10
