@@ -48,6 +48,11 @@ class WebShopEnv(TextEnv):
       page's ten);
     - ``agentboard_data``: AgentBoard's data folder (else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``): the difficulty
       labels of its ``webshop/test.jsonl``, line k for shipped task k (see ``agentboard_data.py``);
+    - ``text_format="agentbench_v02"`` (``AgentBench/WebShop-v0``): AgentBench v0.2's protocol (``[SEP]`` pages
+      with Available Actions, the ``Action:`` reply, 10 steps; ``agentbench_v02_text.py``) on the first 200
+      shipped goals; ``strict=True`` ends the episode on a reply without a marked action, as AgentBench does;
+      ``webshop_data``: WebShop's released files, imported into the cache, whose goals 0-199 are AgentBench's
+      (``webshop_data.py``);
     - ``agentboard_fixes=False``: AgentBoard's WebShop as it reads and scores, bugs included, for replays of its
       trajectories: 3 products a results page (the page scored for progress), ``Next >`` up to page 6, WebShop's
       reward quirks, the item page scored at its last option combination, its page texts, and 29 steps for the

@@ -51,5 +51,6 @@ FAMILY = Family(
     # AgentBoard's words (agentboard_fixes=False restores its scoring) or AgentBench's protocol (agentbench_v02_text.py)
     text_formats=("agentboard", "agentbench_v02"),
     thread_safe=True,  # tests/test_thread_safety.py
+    outside_data=("webshop_data",),  # WebShop's released files, for AgentBench/WebShop-v0 (webshop_data.py)
 )
 declare(FAMILY)
