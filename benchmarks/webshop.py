@@ -8,7 +8,8 @@ For each catalogue size:
 - search: latency (wall clock and CPU time of the thread) of ``Catalogue.search`` (BM25 top 50, no result cache) for the 251 shipped goals' key terms
   and for 250 product titles (long queries), p50 / p95 / max;
 - step: wall-clock latency of ``env.step`` in expert episodes over the shipped tasks (search steps
-  included), p50 / p95, and steps per second;
+  included), p50 / p95, and steps per second; the same for ``AgentBench/WebShop-v0`` (AgentBench v0.2's protocol,
+  its 200 goals, the expert's replies marked ``Action:``);
 - memory: peak RSS (VmHWM) of a fresh process holding one env after its episodes, split into private memory
   and pages of the memory-mapped catalogue file (shared by every process that reads it); the same for 8 such
   processes running at once on the same file, and for one process holding 8 envs.
@@ -74,6 +75,25 @@ def _children(num_products: int, processes: int, envs: int, episodes: int, env: 
     return [tuple(int(x) for x in child.communicate()[0].split()) for child in running]
 
 
+def _expert_steps(label: str, env, episodes: int, prefix: str) -> None:
+    step_times, step_cpu, successes = [], [], 0
+    for i in range(episodes):
+        env.reset(options={"task_index": i % len(env.task_ids)})
+        info = {}
+        while not env.episode_over:
+            action = prefix + env.expert_action()
+            start, start_cpu = time.perf_counter(), time.thread_time()
+            *_, info = env.step(action)
+            step_times.append(time.perf_counter() - start)
+            step_cpu.append(time.thread_time() - start_cpu)
+        successes += info["success"]
+    print(
+        f"{label:15s} wall {_percentiles(step_times)}  {len(step_times) / sum(step_times):6.0f} steps/s  "
+        f"success {successes}/{episodes}"
+    )
+    print(f"{label:15s} cpu  {_percentiles(step_cpu)}  {len(step_cpu) / sum(step_cpu):6.0f} steps/s")
+
+
 def measure(num_products: int, episodes: int, cache: str | None) -> None:
     folder = cache or tempfile.mkdtemp(prefix="webshop-bench-")
     os.environ["AGENTGYM_TEXT_CACHE"] = folder
@@ -98,23 +118,9 @@ def measure(num_products: int, episodes: int, cache: str | None) -> None:
         print(f"search {label:10s} wall {_percentiles(wall)}  ({len(queries)} queries)")
         print(f"search {label:10s} cpu  {_percentiles(cpu)}")
 
-    env = WebShopEnv(num_products=num_products)
-    step_times, step_cpu, successes = [], [], 0
-    for i in range(episodes):
-        env.reset(options={"task_index": i % len(env.task_ids)})
-        info = {}
-        while not env.episode_over:
-            action = env.expert_action()
-            start, start_cpu = time.perf_counter(), time.thread_time()
-            *_, info = env.step(action)
-            step_times.append(time.perf_counter() - start)
-            step_cpu.append(time.thread_time() - start_cpu)
-        successes += info["success"]
-    print(
-        f"step (expert) wall {_percentiles(step_times)}  {len(step_times) / sum(step_times):6.0f} steps/s  "
-        f"success {successes}/{episodes}"
-    )
-    print(f"step (expert) cpu  {_percentiles(step_cpu)}  {len(step_cpu) / sum(step_cpu):6.0f} steps/s")
+    _expert_steps("step (expert)", WebShopEnv(num_products=num_products), episodes, "")
+    protocol = WebShopEnv(num_products=num_products, text_format="agentbench_v02")
+    _expert_steps("step AgentBench", protocol, episodes, "Thought:\nI think so.\n\nAction:\n")
 
     child_env = {**os.environ, "PYTHONPATH": str(_ROOT)}
     ((peak, private, mapped),) = _children(num_products, 1, 1, 20, child_env)

@@ -10,8 +10,9 @@ from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.core.text_format import AGENTBOARD
-from agentgym_text.envs.webshop import render
+from agentgym_text.envs.webshop import agentbench_v02_text, render
 from agentgym_text.envs.webshop.actions import element_key, parse_action
+from agentgym_text.envs.webshop.agentbench_shop import AgentBenchShop
 from agentgym_text.envs.webshop.agentboard_data import label_tasks
 from agentgym_text.envs.webshop.agentboard_text import AGENTBOARD_MAX_PAGES, AGENTBOARD_PAGE_SIZE, AGENTBOARD_TOTAL
 from agentgym_text.envs.webshop.catalogue import DEFAULT_NUM_PRODUCTS, open_catalogue
@@ -21,6 +22,7 @@ from agentgym_text.envs.webshop.goals import goal_difficulty
 from agentgym_text.envs.webshop.reward import Goal
 from agentgym_text.envs.webshop.session import MAX_PAGES, Session
 from agentgym_text.envs.webshop.tasks import TRAIN_TASK_COUNT, shipped_tasks, train_goal, train_tasks
+from agentgym_text.envs.webshop.webshop_data import imported_tasks, open_imported
 
 __all__ = ["WebShopEnv"]
 
@@ -46,6 +48,11 @@ class WebShopEnv(TextEnv):
       page's ten);
     - ``agentboard_data``: AgentBoard's data folder (else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``): the difficulty
       labels of its ``webshop/test.jsonl``, line k for shipped task k (see ``agentboard_data.py``);
+    - ``text_format="agentbench_v02"`` (``AgentBench/WebShop-v0``): AgentBench v0.2's protocol (``[SEP]`` pages
+      with Available Actions, the ``Action:`` reply, 10 steps; ``agentbench_v02_text.py``) on the first 200
+      shipped goals; ``strict=True`` ends the episode on a reply without a marked action, as AgentBench does;
+      ``webshop_data``: WebShop's released files, imported into the cache, whose goals 0-199 are AgentBench's
+      (``webshop_data.py``);
     - ``agentboard_fixes=False``: AgentBoard's WebShop as it reads and scores, bugs included, for replays of its
       trajectories: 3 products a results page (the page scored for progress), ``Next >`` up to page 6, WebShop's
       reward quirks, the item page scored at its last option combination, its page texts, and 29 steps for the
@@ -69,7 +76,7 @@ class WebShopEnv(TextEnv):
     """
 
     cheap_admissible_actions = True
-    text_formats = (AGENTBOARD,)
+    text_formats = (AGENTBOARD, agentbench_v02_text.AGENTBENCH)
     action_format = (
         "'search[<keywords>]' on a page with a search box, 'click[<button or product id>]' on what the page shows"
     )
@@ -83,8 +90,24 @@ class WebShopEnv(TextEnv):
         catalogue_seed: int = 0,
         results_shown: int | None = None,
         agentboard_data: str | os.PathLike[str] | None = None,
+        strict: bool = False,
+        webshop_data: str | os.PathLike[str] | None = None,
         **kwargs,
     ):
+        self.protocol = kwargs.get("text_format") == agentbench_v02_text.AGENTBENCH
+        if strict and not self.protocol:
+            raise ValueError("strict= is an option of AgentBench's protocol (text_format='agentbench_v02')")
+        if self.protocol and (agentboard_data or results_shown or split != "test"):
+            raise ValueError(
+                "AgentBench's protocol plays its 200 test goals: agentboard_data, results_shown and "
+                "split='train' do not apply"
+            )
+        self.strict = bool(strict)
+        if webshop_data is not None and not self.protocol:
+            raise ValueError(
+                "webshop_data plays WebShop's own goals under AgentBench's protocol: use "
+                "AgentBench/WebShop-v0 (text_format='agentbench_v02')"
+            )
         if split not in ("test", "train"):
             raise ValueError("split must be 'test' or 'train'")
         if split == "test" and (num_products < DEFAULT_NUM_PRODUCTS or catalogue_seed != 0):
@@ -93,7 +116,17 @@ class WebShopEnv(TextEnv):
                 f"{DEFAULT_NUM_PRODUCTS} and catalogue_seed=0, or split='train' for other catalogues"
             )
         tasks = shipped_tasks(num_tasks) if split == "test" else train_tasks(num_tasks or TRAIN_TASK_COUNT)
-        if split == "test":
+        imported = None
+        if self.protocol:
+            count = min(num_tasks or agentbench_v02_text.TASK_COUNT, agentbench_v02_text.TASK_COUNT)
+            steps = agentbench_v02_text.MAX_STEPS
+            if webshop_data is not None:
+                imported, goals = open_imported(webshop_data)
+                tasks = imported_tasks(goals, count, steps)
+            else:
+                tasks = TaskSet([dataclasses.replace(task, max_steps=steps) for task in shipped_tasks(count)])
+            self._labelled = False
+        elif split == "test":
             tasks, self._labelled = label_tasks(tasks, agentboard_data)
         elif agentboard_data:
             raise ValueError("agentboard_data labels the shipped test tasks: it does not apply to split='train'")
@@ -103,7 +136,7 @@ class WebShopEnv(TextEnv):
             # FIX: AgentBoard's harness spends step 0 of its 30 on a reset[] it grades valid; fixed, the agent has 30
             tasks = TaskSet([dataclasses.replace(task, max_steps=task.max_steps - 1) for task in tasks])
         super().__init__(tasks, **kwargs)
-        self.catalogue = open_catalogue(num_products, catalogue_seed)
+        self.catalogue = imported if imported is not None else open_catalogue(num_products, catalogue_seed)
         exact = not self.agentboard_fixes
         self.results_shown = results_shown or (AGENTBOARD_PAGE_SIZE if exact else 10)
         self._page_size = AGENTBOARD_PAGE_SIZE if exact else 10
@@ -111,6 +144,9 @@ class WebShopEnv(TextEnv):
         self.session: Session | None = None
         self.keywords = ""
         self._last_page = ""
+        self.shop: AgentBenchShop | None = None
+        if self.protocol:
+            self.unwrap_actions = False  # the reply's Action: is read here, as AgentBench reads it
 
     # ---- episode ----------------------------------------------------------------------------------
     def _start(self, task: TaskSpec, seed: int) -> Start:
@@ -127,9 +163,14 @@ class WebShopEnv(TextEnv):
         )
         self._last_page = render.start_page()
         difficulty = task.difficulty if self._labelled else goal_difficulty(goal)
+        if self.protocol:
+            self.shop = AgentBenchShop(self.session, goal.instruction, self.strict)
+            return Start(self.shop.observation(), goal=goal.instruction, difficulty=difficulty)
         return Start(self._last_page, goal=goal.instruction, difficulty=difficulty)
 
     def _act(self, action: str) -> Outcome:
+        if self.shop is not None:
+            return self.shop.step(action)
         outcome = self._act_on_page(action)
         if not self.agentboard_fixes and not outcome.observation.startswith(_HARNESS_ERRORS):
             # FIX: AgentBoard's "recent observation" is the last text its env returned, format errors included
@@ -228,6 +269,8 @@ class WebShopEnv(TextEnv):
         session = self.session
         if session.page == "init":
             return [f"search[{ptype.plural}]" for ptype in product_types()]
+        if self.shop is not None:
+            return self.shop.admissible()
         actions = ["click[Back to Search]"]
         if session.page == "results":
             if session.page_num > 1:
