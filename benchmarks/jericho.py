@@ -9,6 +9,7 @@ TextWorld: the time to generate and compile one game of each challenge (into a f
 and step (the expert's commands) through ``gym.make`` against ``textworld.start`` with the same requested infos.
 
     .venv/bin/python benchmarks/jericho.py --game-dir ../shared/jericho-game-suite [--repeats 3] [--no-textworld]
+    .venv/bin/python benchmarks/jericho.py --game-dir ../shared/jericho-game-suite --random-play 10
 """
 
 from __future__ import annotations
@@ -96,6 +97,63 @@ def valid_action_times(game_dir: Path) -> list[tuple[str, float, float, int]]:
     return rows
 
 
+def random_play_times(
+    game_dir: Path, states: int, seed: int = 0, games: list[str] | None = None
+) -> dict[str, list[tuple[float, float]]]:
+    """Cold valid-action times (wall s, CPU s) at each new state of random play: ``states`` states per game.
+
+    Each step plays a random action of the listing (seeded), so the states are the ones an agent exploring
+    at random meets; the cache is bypassed so every figure is a first call in its state.
+    """
+    import random
+
+    from agentgym_text.envs.jericho.tasks import make_tasks
+    from agentgym_text.envs.jericho.valid_actions import valid_actions
+
+    rng = random.Random(seed)
+    rows: dict[str, list[tuple[float, float]]] = {}
+    env = gym.make("AgentBoard/Jericho-v0", game_dir=str(game_dir)).unwrapped
+    for task in make_tasks():
+        name = task.params["game"]
+        if games and name not in games:
+            continue
+        env.reset(seed=seed, options={"task_id": task.task_id})
+        times = rows.setdefault(name, [])
+        for _ in range(states):
+            wall, cpu = time.perf_counter(), time.process_time()
+            actions = valid_actions(env._game, use_cache=False)
+            times.append((time.perf_counter() - wall, time.process_time() - cpu))
+            if not actions:
+                break
+            *_, terminated, truncated, _ = env.step(rng.choice(actions))
+            if terminated or truncated:
+                break
+    env.close()
+    return rows
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def print_random_play(rows: dict[str, list[tuple[float, float]]]) -> None:
+    print(f"{'game':12s} {'states':>6s} {'p50 ms':>8s} {'p90 ms':>8s} {'max ms':>8s} {'p90 cpu ms':>10s}")
+    every: list[tuple[float, float]] = []
+    for name, times in [*rows.items()]:
+        every.extend(times)
+        walls, cpus = [t[0] for t in times], [t[1] for t in times]
+        print(
+            f"{name:12s} {len(times):6d} {_quantile(walls, 0.5) * 1000:8.1f} {_quantile(walls, 0.9) * 1000:8.1f} "
+            f"{max(walls) * 1000:8.1f} {_quantile(cpus, 0.9) * 1000:10.1f}"
+        )
+    walls, cpus = [t[0] for t in every], [t[1] for t in every]
+    print(
+        f"{'overall':12s} {len(every):6d} {_quantile(walls, 0.5) * 1000:8.1f} {_quantile(walls, 0.9) * 1000:8.1f} "
+        f"{max(walls) * 1000:8.1f} {_quantile(cpus, 0.9) * 1000:10.1f}"
+    )
+
+
 def textworld_figures(repeats: int) -> list[tuple]:
     import textworld
 
@@ -155,8 +213,20 @@ def main() -> None:
     parser.add_argument("--game-dir", default=os.environ.get("AGENTGYM_TEXT_JERICHO_DIR"))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-textworld", action="store_true")
+    parser.add_argument(
+        "--random-play",
+        type=int,
+        default=0,
+        metavar="STATES",
+        help="only: valid-action times over random play, STATES new states per game of the 20 (p50/p90/max)",
+    )
+    parser.add_argument("--games", nargs="*", help="with --random-play: only these games")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
+    if args.random_play:
+        print(f"Valid actions over random play: {args.random_play} new states per game, cold (cache bypassed)")
+        print_random_play(random_play_times(Path(args.game_dir), args.random_play, games=args.games))
+        return
     if args.game_dir:
         game_dir = Path(args.game_dir)
         print("Jericho: the whole walkthrough through raw FrotzEnv.step and through gym.make (game=<file>)")

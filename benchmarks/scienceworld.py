@@ -113,6 +113,63 @@ def expert_takeover(random_steps: int) -> None:
     print(f"expert recovers {tally.get('expert succeeded', 0)} of the {handed} episodes handed to it")
 
 
+AGENTBOARD_CALLS = (
+    "step",
+    "getScore",
+    "getCompleted",
+    "getNumMoves",
+    "freeActionLook",
+    "freeActionInventory",
+    "freeActionTaskDesc",
+    "getValidActionObjectCombinations",
+    "getValidActionObjectCombinationsJSON",
+)
+"""The simulator calls of one step in AgentBoard's text: scienceworld's ``step`` and AgentBoard's validity listing."""
+
+
+def agentboard_calls(task_indices: list[int], steps: int) -> None:
+    """Wall and CPU time of each simulator call of an AgentBoard-text step along gold paths, and whether the first
+    (unread) listing changes what follows: the same path replayed without it, observations and listings compared."""
+    import collections
+
+    instances = load_instances()
+    env = gym.make("AgentBoard/ScienceWorld-v0")
+    wall: dict[str, float] = collections.defaultdict(float)
+    count = 0
+    differ = {"observations": 0, "listings": 0}
+    for index in task_indices:
+        gold = instances[index]["gold_actions"][:steps]
+        runs = []
+        for with_first_listing in (True, False):
+            env.reset(options={"task_index": index})
+            server = env.unwrapped._engine._sim.server
+            observations, listings = [], []
+            for action in gold:
+                for name in AGENTBOARD_CALLS:
+                    if name == "getValidActionObjectCombinations" and not with_first_listing:
+                        continue
+                    started = time.perf_counter()
+                    value = server.step(action) if name == "step" else getattr(server, name)()
+                    if with_first_listing:  # the times of AgentBoard's own sequence only
+                        wall[name] += time.perf_counter() - started
+                    if name == "step":
+                        observations.append(str(value))
+                    elif name == "getValidActionObjectCombinationsJSON":
+                        listings.append(str(value))
+                count += with_first_listing
+            runs.append((observations, listings))
+        differ["observations"] += sum(a != b for a, b in zip(runs[0][0], runs[1][0]))
+        differ["listings"] += sum(a != b for a, b in zip(runs[0][1], runs[1][1]))
+    env.close()
+    print(f"simulator calls of one AgentBoard-text step, tasks {task_indices}, {steps} gold actions each (ms a call)")
+    for name in AGENTBOARD_CALLS:
+        print(f"  {name:40s} {wall[name] / count * 1000:7.2f}")
+    print(
+        f"without the first (unread) listing: {differ['observations']} of {count} observations and "
+        f"{differ['listings']} of {count} validity listings differ"
+    )
+
+
 def _optional(value: str) -> float | str | None:
     return "default" if value == "default" else (None if float(value) == 0 else float(value))
 
@@ -147,7 +204,17 @@ def main() -> None:
         metavar="N",
         help="only measure the expert taking over after N random actions on every shipped task",
     )
+    parser.add_argument(
+        "--calls",
+        type=int,
+        nargs="*",
+        metavar="TASK_INDEX",
+        help="only time each simulator call of AgentBoard's step on these tasks' gold paths (25 actions each)",
+    )
     args = parser.parse_args()
+    if args.calls:
+        agentboard_calls(args.calls, 25)
+        return
     if args.takeover:
         expert_takeover(args.takeover)
         return
