@@ -74,6 +74,9 @@ class Runtime(Protocol):
     def problem(self) -> str | None:
         """None when sandboxes can be made, else why not (one sentence)."""
 
+    def prepare(self) -> None:
+        """Build what the sandboxes need (once per process); raises with the cause when that fails."""
+
     def command(self, limits: SandboxLimits) -> list[str]: ...
 
     def popen_kwargs(self) -> dict: ...
@@ -86,6 +89,9 @@ class _Bwrap:
 
     def problem(self) -> str | None:
         return sandbox_problem()
+
+    def prepare(self) -> None:
+        return None
 
     def command(self, limits: SandboxLimits) -> list[str]:
         return bwrap_args(limits)

@@ -90,6 +90,7 @@ class OsEnv(TextEnv):
         problem = self.runtime.problem()
         if problem is not None:
             raise SandboxUnavailable(problem)
+        self.runtime.prepare()  # the rootfs is built here, on first use: a failure is one error at make
         super().__init__(tasks, **kwargs)
         disk = disk_mb if disk_mb is not None else (64 if self.from_file else 16)
         self.limits = SandboxLimits(

@@ -84,16 +84,28 @@ def rootfs_problem() -> str | None:
 
 
 def _unpack(tarball: Path, target: Path, base: int) -> None:
-    """Unpack as the sandbox's root: uids 0..65535 become ``base``.. on the host (device nodes are skipped)."""
+    """Unpack as the sandbox's root: uids 0..65535 become ``base``.. on the host (device nodes are skipped).
+
+    The tarball comes on stdin and the target through a directory fd, since the namespace's root may not reach
+    either by its host path (``/root`` is closed to others)."""
     target.mkdir()
-    mapping = f"{base},0,{SUBID_COUNT}"
     os.chown(target, base, base)
-    subprocess.run(
-        ["unshare", f"--map-users={mapping}", f"--map-groups={mapping}", "--setuid", "0", "--setgid", "0"]
-        + ["tar", "--numeric-owner", "-xpf", str(tarball), "-C", str(target), "--exclude=./dev/*"],
-        check=True,
-        capture_output=True,
-    )
+    mapping = f"{base},0,{SUBID_COUNT}"
+    fd = os.open(target, os.O_PATH | os.O_DIRECTORY)
+    try:
+        with tarball.open("rb") as stream:
+            result = subprocess.run(
+                ["unshare", f"--map-users={mapping}", f"--map-groups={mapping}", "--setuid", "0", "--setgid", "0"]
+                + ["tar", "--numeric-owner", "-xpf", "-", "-C", f"/proc/self/fd/{fd}", "--exclude=./dev/*"],
+                stdin=stream,
+                capture_output=True,
+                text=True,
+                pass_fds=(fd,),
+            )
+    finally:
+        os.close(fd)
+    if result.returncode != 0:
+        raise RootfsError(f"unpacking the root filesystem failed: {result.stderr.strip()[-1500:]}")
 
 
 def _build(folder: Path) -> None:

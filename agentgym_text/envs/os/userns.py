@@ -1,15 +1,16 @@
 """The rootfs sandbox: a copy-on-write copy of the Debian root filesystem per sandbox, in its own namespaces.
 
-util-linux's ``unshare`` (run by host root) makes a user namespace whose uids and gids 0..65535 are root's
+Host root first binds the cached root read-only at ``/tmp/lower`` in a private mount namespace; util-linux's
+``unshare`` then makes a user namespace whose uids and gids 0..65535 are root's
 subordinate range on the host (``/etc/subuid``), so inside it ``useradd``, ``su``, ``chown``, SUID bits and
 ``sudo`` work while every process is an unprivileged uid on the host; new mount, PID, network (loopback only),
 IPC and UTS namespaces. A set-up script (the host's bash, as the namespace's root) then mounts:
 
 - a size-limited tmpfs holding the overlay's upper and work folders (all writes of the episode: the disk limit);
-- an overlay of the cached root filesystem (read through an inherited directory fd, so no host path needs to be
-  reachable from the namespace) and that tmpfs, with a fresh ``/proc`` and a ``/dev`` of six device files;
+- an overlay of that read-only copy and the tmpfs, with a fresh ``/proc`` and a ``/dev`` of six device files;
 
-and ``pivot_root``s into the overlay, detaching the host's tree, and drops the capabilities a container's root
+and ``pivot_root``s into the overlay, detaching the host's tree (mounts copied from the host's side are locked, so
+nothing under them can be revealed), and drops the capabilities a container's root
 does not need (``CAP_SYS_ADMIN`` among them: no mounts, so nothing can be unmounted to reveal what lies under the
 sandbox's root) from the bounding set before it execs the keeper. ``setpriv --pdeathsig`` and ``--kill-child``
 end everything when the host process dies. The cached root is never written.
@@ -17,7 +18,6 @@ end everything when the host process dies. The cached root is never written.
 
 from __future__ import annotations
 
-import os
 import threading
 
 from agentgym_text.envs.os.bwrap import SandboxLimits
@@ -42,15 +42,27 @@ KEPT_CAPABILITIES = (
 )
 """What a Docker container's root keeps (its default set, less mknod and net_raw)."""
 
+_OUTER = r"""
+set -e
+root=$1
+shift
+mount -t tmpfs -o size=1m,mode=0755 tmpfs /tmp
+mkdir /tmp/lower /tmp/scratch
+mount --bind "$root" /tmp/lower
+mount -o remount,bind,ro /tmp/lower
+exec "$@"
+"""
+"""Host root, in a mount namespace of its own: the cached root bound read-only where the sandbox's root can reach
+it (host root's home is closed to it)."""
+
 _SETUP = r"""
 set -e
-fd=$1 size=$2
-shift 2
-mount -t tmpfs -o "size=${size}m,mode=0755" tmpfs /tmp
-mkdir /tmp/up /tmp/work /tmp/root
-mount -t overlay overlay -o "lowerdir=/proc/self/fd/$fd,upperdir=/tmp/up,workdir=/tmp/work" /tmp/root
-exec {fd}<&-
-cd /tmp/root
+size=$1
+shift
+mount -t tmpfs -o "size=${size}m,mode=0755" tmpfs /tmp/scratch
+mkdir /tmp/scratch/up /tmp/scratch/work /tmp/scratch/root
+mount -t overlay overlay -o "lowerdir=/tmp/lower,upperdir=/tmp/scratch/up,workdir=/tmp/scratch/work" /tmp/scratch/root
+cd /tmp/scratch/root
 mount -t proc -o nosuid,nodev,noexec proc proc
 mount -t tmpfs -o size=1m,mode=0755,nosuid tmpfs dev
 for name in null zero full random urandom tty; do
@@ -63,6 +75,8 @@ ln -s /proc/self/fd/1 dev/stdout
 ln -s /proc/self/fd/2 dev/stderr
 mkdir dev/shm dev/pts
 mount -t tmpfs -o "size=${size}m,mode=1777,nosuid,nodev" tmpfs dev/shm
+printf '127.0.0.1\tlocalhost\n127.0.1.1\tsandbox\n::1\tlocalhost ip6-localhost ip6-loopback\n' > etc/hosts
+echo sandbox > etc/hostname
 mkdir .pivot
 pivot_root . .pivot
 cd /
@@ -74,6 +88,7 @@ exec /usr/bin/setpriv --bounding-set=-all,CAPS --inh-caps=-all -- /usr/bin/env -
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root USER=root LOGNAME=root \
     SHELL=/bin/bash TERM=dumb LANG=C.UTF-8 TZ=UTC "$@"
 """.replace("CAPS", ",".join("+" + name for name in KEPT_CAPABILITIES))
+"""The sandbox's root, in new user, mount, PID, network, IPC and UTS namespaces: the episode's copy, pivoted into."""
 
 
 class RootfsRuntime:
@@ -82,55 +97,34 @@ class RootfsRuntime:
     name = "rootfs"
 
     def __init__(self) -> None:
-        self._fd: int | None = None
+        self._root: str | None = None
         self._lock = threading.Lock()
 
     def problem(self) -> str | None:
         return rootfs_problem()
 
-    def root_fd(self) -> int:
-        """A directory fd on the cached root (opened once per process; built on first use)."""
+    def prepare(self) -> None:
+        self.root()
+
+    def root(self) -> str:
+        """The cached root's path (built on first use)."""
         with self._lock:
-            if self._fd is None:
-                self._fd = os.open(rootfs_dir(), os.O_PATH | os.O_DIRECTORY)
-            return self._fd
+            if self._root is None:
+                self._root = str(rootfs_dir())
+            return self._root
 
     def command(self, limits: SandboxLimits) -> list[str]:
-        fd = self.root_fd()
-        base = subid_base()
-        mapping = f"{base},0,{SUBID_COUNT}"
-        return [
-            "setpriv",
-            "--pdeathsig",
-            "KILL",
-            "unshare",
-            f"--map-users={mapping}",
-            f"--map-groups={mapping}",
-            "--setuid",
-            "0",
-            "--setgid",
-            "0",
-            "--mount",
-            "--pid",
-            "--fork",
-            "--net",
-            "--ipc",
-            "--uts",
-            "--cgroup",
-            "--kill-child",
-            "--propagation",
-            "private",
-            "--",
-            "/usr/bin/bash",
-            "-c",
-            _SETUP,
-            "setup",
-            str(fd),
-            str(limits.disk_mb),
-        ]
+        mapping = f"{subid_base()},0,{SUBID_COUNT}"
+        inner = [f"--map-users={mapping}", f"--map-groups={mapping}", "--setuid", "0", "--setgid", "0"]
+        inner += ["--mount", "--pid", "--fork", "--net", "--ipc", "--uts", "--cgroup", "--kill-child"]
+        return (
+            ["setpriv", "--pdeathsig", "KILL", "unshare", "--mount", "--propagation", "private", "--"]
+            + ["/usr/bin/bash", "-c", _OUTER, "outer", self.root(), "unshare", *inner, "--propagation", "private"]
+            + ["--", "/usr/bin/bash", "-c", _SETUP, "setup", str(limits.disk_mb)]
+        )
 
     def popen_kwargs(self) -> dict:
-        return {"pass_fds": (self.root_fd(),)}
+        return {}
 
 
 ROOTFS = RootfsRuntime()
