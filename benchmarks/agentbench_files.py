@@ -21,6 +21,7 @@ Run: .venv/bin/python benchmarks/agentbench_files.py --agentbench PATH [--db-url
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -208,11 +209,14 @@ def os_examples(entries: list[dict], sandbox: str) -> tuple[Counter, Counter, di
                 failed[task.task_id] = f"reset: {error}"[:160]
                 continue
             obs, info = "", {}
-            while not env.episode_over:
+            for _ in range(task.max_steps):  # the round limit (an invalid expert answer does not end the episode)
                 obs, _, _, _, info = env.step(env.expert_action())
+                if env.episode_over:
+                    break
             right[group] += bool(info.get("success"))
             if not info.get("success"):
                 failed[task.task_id] = obs.splitlines()[0][:160] if obs else "no verdict"
+            print(f"  {task.task_id} {bool(info.get('success'))}", file=sys.stderr, flush=True)
     finally:
         env.close()
     return right, total, failed

@@ -54,7 +54,8 @@ def example_command(params: dict[str, Any]) -> str | None:
 
 
 def expert_step(params: dict[str, Any], example_output: str | None) -> str:
-    """The expert's next action: run the example, then answer its output (a question) or finish (an operation).
+    """The expert's next action: run the example, then answer its output (a question, or an operation whose
+    example prints one line) or finish (an operation).
 
     A match item with an expected string answers it; one with a regex answers the example's output.
     """
@@ -64,6 +65,7 @@ def expert_step(params: dict[str, Any], example_output: str | None) -> str:
         return f"Act: answer({match['answer']})"
     if example_output is None and command is not None:
         return bash_action(command)
-    if match is not None or None in params["check"]:
-        return f"Act: answer({(example_output or '').strip()})"
+    answer = (example_output or "").strip()
+    if match is not None or None in params["check"] or (answer and "\n" not in answer):
+        return f"Act: answer({answer})"  # an operation's checkers may read the answer too (argv[1])
     return "Act: finish"

@@ -190,7 +190,7 @@ class OsEnv(TextEnv):
         if task is None:
             result = sandbox.run(command)
             sandbox.checks([], after_step=True)
-            if self._item is not None and command == example_command(self._item):
+            if self._item is not None and command.strip() == (example_command(self._item) or "").strip():
                 self._example_output = result.output
             return Outcome(render_output(result, limit=self.output_chars, timeout=self.limits.command_timeout))
         if self._expert_done < len(task.solution) and command == task.solution[self._expert_done]:

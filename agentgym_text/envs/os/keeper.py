@@ -51,10 +51,15 @@ configure() {
     agent_dir=$1 agent_login=$2 stamping=$3 reap_steps=$4
 }
 keep_now() {
-    local p
+    local p stat rest ppid
     for p in /proc/[0-9]*; do
         p=${p#/proc/}
-        [[ $p == 1 || $p == "$loop" ]] || keepers+="$p "
+        [[ $p == 1 || $p == "$loop" ]] && continue
+        read -r stat < "/proc/$p/stat" || continue
+        rest=${stat##*) }
+        rest=${rest#* }
+        ppid=${rest%% *}
+        [[ $ppid == "$loop" ]] || keepers+="$p "
     done
 }
 reap() {

@@ -165,11 +165,13 @@ class Sandbox:
     def setup_scripts(
         self, scripts: list[tuple[str, str]], *, agent_dir: str = "/", login: bool = True, reap_steps: bool = False
     ) -> None:
-        """AgentBench's way: each init script in its own process (all must exit 0), the processes they leave
-        running kept alive, no mtime stamping, then the agent's shell (``bash --login`` in ``agent_dir``)."""
+        """AgentBench's way: the agent's shell (``bash --login`` in ``agent_dir``) first, then each init script in
+        its own process (all must exit 0), the processes they leave running kept alive; no mtime stamping."""
         if self._ready:
             raise RuntimeError("this sandbox is already set up")
         self.control(f"configure {shell_quote(agent_dir)} {int(login)} 0 {int(reap_steps)}")
+        self.control("start_agent")  # before the init scripts, as AgentBench opens its shell when the container starts
+        self.start(":")  # the login shell has read its profile before any init script runs
         for number, (language, code) in enumerate(scripts):
             rc, output = self.script(language, code, timeout=self.limits.init_timeout)
             if rc != 0:
@@ -179,7 +181,6 @@ class Sandbox:
                     f"init script {number} ({language}) failed with exit code {rc}" + (f": {detail}" if detail else "")
                 )
         self.control("keep_now")
-        self.control("start_agent")
         self._cwd = agent_dir
         self._ready = True
 

@@ -7,7 +7,8 @@ subordinate range on the host (``/etc/subuid``), so inside it ``useradd``, ``su`
 IPC and UTS namespaces. A set-up script (the host's bash, as the namespace's root) then mounts:
 
 - a size-limited tmpfs holding the overlay's upper and work folders (all writes of the episode: the disk limit);
-- an overlay of that read-only copy and the tmpfs, with a fresh ``/proc`` and a ``/dev`` of six device files;
+- an overlay of that read-only copy and the tmpfs, with a fresh ``/proc`` (``/proc/tty/driver``, the one folder the host's root keeps closed, masked by an empty
+  one, as Docker masks /proc paths, so ``find /`` prints no error) and a ``/dev`` of six device files;
 
 and ``pivot_root``s into the overlay, detaching the host's tree (mounts copied from the host's side are locked, so
 nothing under them can be revealed), and drops the capabilities a container's root
@@ -64,6 +65,7 @@ mkdir /tmp/scratch/up /tmp/scratch/work /tmp/scratch/root
 mount -t overlay overlay -o "lowerdir=/tmp/lower,upperdir=/tmp/scratch/up,workdir=/tmp/scratch/work" /tmp/scratch/root
 cd /tmp/scratch/root
 mount -t proc -o nosuid,nodev,noexec proc proc
+mount -t tmpfs -o ro,size=4k,mode=0555 tmpfs proc/tty/driver
 mount -t tmpfs -o size=1m,mode=0755,nosuid tmpfs dev
 for name in null zero full random urandom tty; do
     : > "dev/$name"
