@@ -4,6 +4,7 @@ written, the sandbox's root is an unprivileged uid on the host, and a root that 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,26 @@ def test_a_root_that_cannot_be_built_is_one_clear_error(monkeypatch, tmp_path):
     monkeypatch.setattr("agentgym_text.envs.os.userns.rootfs_dir", broken)
     with pytest.raises(rootfs_module.RootfsError, match="could not be built: mmdebstrap failed: E: boom"):
         runtime.prepare()
+
+
+def test_a_start_line_that_opens_another_users_shell_keeps_it_for_the_agents_commands(tmp_path):
+    from agentgym_text.envs.os.env import OsEnv
+    from agentgym_text.envs.os.expert import bash_action
+
+    item = {
+        "description": "Who am I?",
+        "start": "useradd -s /bin/bash -d /home/jack -m jack && cd /home/jack && echo hi > f && chown jack f && su - jack",
+        "evaluation": {"match": "jack"},
+    }
+    path = tmp_path / "start.json"
+    path.write_text(json.dumps([item]))
+    env = OsEnv(task_file=str(path))
+    try:
+        env.reset(options={"task_index": 0})
+        for _ in range(2):
+            obs, *_ = env.step(bash_action("whoami; pwd; cat f"))
+            assert obs == "The output of the OS:\n\njack\n/home/jack\nhi", obs
+        _, _, _, _, info = env.step("Act: answer(jack)")
+        assert info["success"]
+    finally:
+        env.close()
