@@ -206,7 +206,7 @@ def os_examples(entries: list[dict], sandbox: str) -> tuple[Counter, Counter, di
             try:
                 env.reset(options={"task_id": task.task_id})
             except SandboxError as error:
-                failed[task.task_id] = f"reset: {error}"[:160]
+                failed[task.task_id] = f"reset: {error}".replace("\n", " | ")[:160]
                 continue
             obs, info = "", {}
             for _ in range(task.max_steps):  # the round limit (an invalid expert answer does not end the episode)

@@ -38,7 +38,7 @@ PACKAGES = (
     "wget",
 )
 """On top of minbase (which has bash, coreutils, findutils, grep, sed, gawk's mawk, passwd, util-linux's su)."""
-RECIPE_VERSION = 1
+RECIPE_VERSION = 3
 """Raise when the build steps change (the suite and packages are part of the cache key already)."""
 SUBID_COUNT = 65536
 SOURCES = Path("/etc/apt/sources.list.d/debian.sources")
@@ -108,6 +108,27 @@ def _unpack(tarball: Path, target: Path, base: int) -> None:
         raise RootfsError(f"unpacking the root filesystem failed: {result.stderr.strip()[-1500:]}")
 
 
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+"""The host's device files each sandbox binds over the empty files of the same names in /dev."""
+
+
+def _furnish(root: Path, base: int) -> None:
+    """What a sandbox's start would otherwise make each time: /dev's mount points, the host name. (The links into
+    /proc/self are made at each start: the cache's manifest would follow them into the building process.)"""
+    dev = root / "dev"
+    for name in DEVICES:
+        (dev / name).touch(mode=0o666)
+    (dev / "shm").mkdir(mode=0o1777)
+    (dev / "pts").mkdir(mode=0o755)
+    (root / "etc/hostname").write_text("sandbox\n")
+    (root / "etc/hosts").write_text(
+        "127.0.0.1\tlocalhost\n127.0.1.1\tsandbox\n::1\tlocalhost ip6-localhost ip6-loopback\n"
+    )
+    for path in [*dev.iterdir(), root / "etc/hostname", root / "etc/hosts"]:
+        os.lchown(path, base, base)
+    (dev / "shm").chmod(0o1777)
+
+
 def _build(folder: Path) -> None:
     base = subid_base()
     assert base is not None
@@ -124,6 +145,7 @@ def _build(folder: Path) -> None:
                     raise RootfsError(f"mmdebstrap failed: {result.stderr.strip()[-1500:]}")
             else:
                 _unpack(tarball, folder / "root", base)
+                _furnish(folder / "root", base)
 
 
 @functools.lru_cache(maxsize=1)
