@@ -1,6 +1,10 @@
 """AgentBench's own task files on our AgentBench ids: per family and file, the items loaded and the golds that
 succeed, per category.
 
+OS: the test split (configs/tasks/os.yaml's os-std entries, 144 items) and dev (26): per group, the items whose
+example, played by the expert (run it, then answer its output or finish), passes the item's own checkers, on the
+Debian root filesystem (``--os-sandbox rootfs``, the default) or today's bwrap sandbox; the failing ids with why.
+
 ``--agentbench`` is a checkout of THUDM/AgentBench (v0.2, commit 41e6807, is the paper's release). DB: each item's
 gold (the label for a question, the gold statement then the table hash for a modification) is played by the
 expert on SQLite, and with ``--db-url mysql://...`` on that MySQL/MariaDB server too. LTP: the puzzles that load
@@ -11,12 +15,13 @@ and with the g. fix; and the golds whose relation or attribute vocab.json does n
 they fail on any endpoint). With ``--sparql-url`` (a Freebase endpoint) the expert plays every gold there too.
 
 Run: .venv/bin/python benchmarks/agentbench_files.py --agentbench PATH [--db-url mysql://root@localhost/?unix_socket=S]
-     [--sparql-url http://localhost:3001/sparql]
+     [--sparql-url http://localhost:3001/sparql] [--os-sandbox rootfs|bwrap] [--only os]
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,8 +35,10 @@ from agentgym_text.envs.kg.lisp import parse
 from agentgym_text.envs.kg.ontology import load_ontology
 from agentgym_text.envs.kg.sparql import to_sparql
 from agentgym_text.envs.lateral.agentbench_file import load_xlsx
+from agentgym_text.envs.os.env import OsEnv
+from agentgym_text.envs.os.sandbox import SandboxError
 
-__all__ = ["db_golds", "ltp_counts", "KgGolds", "kg_golds", "kg_played"]
+__all__ = ["db_golds", "ltp_counts", "KgGolds", "kg_golds", "kg_played", "os_entries", "os_examples"]
 
 
 def db_golds(path: Path, db_url: str | None = None) -> tuple[Counter, Counter, list[str]]:
@@ -165,12 +172,84 @@ def _print_kg(name: str, path: Path, ontology_dir: Path, sparql_url: str | None)
         print(f"     {'':16} on {sparql_url}: golds succeed {sum(right.values())}/{sum(total.values())} ({parts})")
 
 
+def os_entries(agentbench: Path, split: str) -> list[dict]:
+    """configs/tasks/os.yaml's data_config file list for ``os-std`` (groups 1..7) or ``os-dev``."""
+    base = agentbench / "data" / "os_interaction"
+    if split == "dev":
+        return [
+            {
+                "problem_file": str(base / "data/dev.json"),
+                "script_dir": str(base / "scripts/dev/"),
+                "index_prefix": "dev-001-",
+            }
+        ]
+    return [
+        {
+            "problem_file": str(base / f"data/{g}/*.json"),
+            "script_dir": str(base / f"scripts/{g}/"),
+            "index_prefix": f"std-00{g}-",
+        }
+        for g in range(1, 8)
+    ]
+
+
+def os_examples(entries: list[dict], sandbox: str) -> tuple[Counter, Counter, dict[str, str]]:
+    """(examples that pass per group, items per group, why each failing id fails)."""
+    env = OsEnv(task_file=entries, sandbox=sandbox)
+    right: Counter = Counter()
+    total: Counter = Counter()
+    failed: dict[str, str] = {}
+    try:
+        for task in env.tasks:
+            group = task.params["group"]
+            total[group] += 1
+            try:
+                env.reset(options={"task_id": task.task_id})
+            except SandboxError as error:
+                failed[task.task_id] = f"reset: {error}".replace("\n", " | ")[:160]
+                continue
+            obs, info = "", {}
+            for _ in range(task.max_steps):  # the round limit (an invalid expert answer does not end the episode)
+                obs, _, _, _, info = env.step(env.expert_action())
+                if env.episode_over:
+                    break
+            right[group] += bool(info.get("success"))
+            if not info.get("success"):
+                failed[task.task_id] = obs.splitlines()[0][:160] if obs else "no verdict"
+            print(f"  {task.task_id} {bool(info.get('success'))}", file=sys.stderr, flush=True)
+    finally:
+        env.close()
+    return right, total, failed
+
+
+def _print_os(agentbench: Path, sandbox: str) -> None:
+    for split in ("std", "dev"):
+        entries = os_entries(agentbench, split)
+        if not Path(entries[0]["script_dir"]).is_dir():
+            print(f"OS   {split:16} missing: {entries[0]['script_dir']}")
+            continue
+        right, total, failed = os_examples(entries, sandbox)
+        parts = ", ".join(f"{group} {right[group]}/{total[group]}" for group in total)
+        print(
+            f"OS   {split:16} {sandbox:7} loaded {sum(total.values()):4}  examples pass {sum(right.values())}/"
+            f"{sum(total.values())}  ({parts})"
+        )
+        for task_id, why in failed.items():
+            print(f"     {'':16} {task_id}: {why}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--agentbench", required=True, type=Path, help="a checkout of THUDM/AgentBench")
     parser.add_argument("--db-url", default=None, help="also play the DB items on this MySQL/MariaDB server")
     parser.add_argument("--sparql-url", default=None, help="also play the KG golds on this Freebase SPARQL endpoint")
+    parser.add_argument("--os-sandbox", default="rootfs", choices=("rootfs", "bwrap"), help="the OS items' sandbox")
+    parser.add_argument("--only", default=None, choices=("os",), help="the OS section only")
     args = parser.parse_args()
+    if args.only in (None, "os"):
+        _print_os(args.agentbench, args.os_sandbox)
+    if args.only == "os":
+        return
     for name in ("standard.jsonl", "dev.jsonl"):
         path = args.agentbench / "data" / "dbbench" / name
         if not path.is_file():

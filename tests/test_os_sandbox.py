@@ -1,4 +1,5 @@
-"""AgentBench/OS-v0's sandbox: nothing a command does reaches the host, and nothing outlives the sandbox."""
+"""AgentBench/OS-v0's sandboxes (bwrap, and the Debian root filesystem in a uid-mapped user namespace): nothing a
+command does reaches the host, and nothing outlives the sandbox. Every escape test runs on both."""
 
 import os
 import shutil
@@ -10,10 +11,15 @@ from pathlib import Path
 import pytest
 
 from agentgym_text.envs.os import bwrap as bwrap_module
+from agentgym_text.envs.os.bwrap import BWRAP
+from agentgym_text.envs.os.rootfs import rootfs_problem
 from agentgym_text.envs.os.sandbox import Sandbox, SandboxLimits, SandboxUnavailable, sandbox_problem
+from agentgym_text.envs.os.userns import ROOTFS
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 needs_bwrap = pytest.mark.skipif(sandbox_problem() is not None, reason=str(sandbox_problem()))
+needs_rootfs = pytest.mark.skipif(rootfs_problem() is not None, reason=str(rootfs_problem()))
+RUNTIMES = [pytest.param(BWRAP, marks=needs_bwrap, id="bwrap"), pytest.param(ROOTFS, marks=needs_rootfs, id="rootfs")]
 
 
 def _alive(pid: int) -> bool:
@@ -41,9 +47,9 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
-@pytest.fixture
-def box():
-    sandbox = Sandbox("mkdir -p /srv/t && echo data > /srv/t/f.txt", SandboxLimits(command_timeout=2.0))
+@pytest.fixture(params=RUNTIMES)
+def box(request):
+    sandbox = Sandbox("mkdir -p /srv/t && echo data > /srv/t/f.txt", SandboxLimits(command_timeout=2.0), request.param)
     yield sandbox
     sandbox.close()
 
@@ -62,26 +68,30 @@ def test_refuses_to_start_when_bwrap_is_missing(monkeypatch):
         sandbox_problem.cache_clear()
 
 
-@needs_bwrap
 def test_host_shadow_file_cannot_be_read(box):
     result = box.run("cat /etc/shadow; cat /proc/1/root/etc/shadow; ls /etc; echo end")
-    assert "No such file" in result.output and result.output.rstrip().endswith("end")
+    assert result.output.rstrip().endswith("end")
+    if box.runtime is BWRAP:
+        assert "No such file" in result.output  # the rootfs has a shadow file of its own
     if os.access("/etc/shadow", os.R_OK):
         secret = Path("/etc/shadow").read_text().splitlines()[0]
         assert secret not in result.output
 
 
-@needs_bwrap
 def test_checkout_cannot_be_written(box):
     readme = CHECKOUT / "README.md"
     before = readme.stat().st_mtime_ns
     target = CHECKOUT / "SANDBOX_ESCAPE"
     result = box.run(f"echo pwned > {target}; touch {readme}; ls {CHECKOUT}; echo x > /usr/escape; echo x > /x")
     assert not target.exists() and readme.stat().st_mtime_ns == before
-    assert "Read-only file system" in result.output and not Path("/usr/escape").exists()
+    assert not Path("/usr/escape").exists() and not Path("/x").exists()
+    if box.runtime is BWRAP:
+        assert "Read-only file system" in result.output
+    else:  # the host's tree is not there at all; /usr and / are the episode's own copy
+        assert f"ls: cannot access '{CHECKOUT}': No such file or directory" in result.output
+        assert box.run("cat /usr/escape /x").output.split() == ["x", "x"]
 
 
-@needs_bwrap
 def test_network_to_the_host_is_unreachable(box):
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
@@ -134,7 +144,6 @@ def test_network_to_the_host_is_unreachable(box):
         server.close()
 
 
-@needs_bwrap
 def test_fork_bomb_is_bounded_and_cleaned_up(box):
     start = time.monotonic()
     box.run(":(){ :|:& };:; sleep 1")
@@ -145,7 +154,6 @@ def test_fork_bomb_is_bounded_and_cleaned_up(box):
     assert box.run("echo still alive").output.strip() == "still alive"
 
 
-@needs_bwrap
 def test_ten_gigabyte_dd_is_bounded(box):
     free_before = shutil.disk_usage("/tmp").free
     result = box.run("dd if=/dev/zero of=/tmp/big bs=1M count=10240 2>&1; stat -c %s /tmp/big")
@@ -155,7 +163,6 @@ def test_ten_gigabyte_dd_is_bounded(box):
     assert box.run("echo ok").output.strip() == "ok"
 
 
-@needs_bwrap
 def test_never_ending_commands_are_stopped(box):
     start = time.monotonic()
     result = box.run("sleep 1000")
@@ -169,7 +176,6 @@ def test_never_ending_commands_are_stopped(box):
     assert result.output_limited and box.run("echo ok").output.strip() == "ok"
 
 
-@needs_bwrap
 def test_background_processes_do_not_outlive_their_command(box):
     running = box.run("sleep 300 & sleep 301 & ps -eo args").output
     assert "sleep 300" in running and "sleep 301" in running  # the same ps sees them while they live
@@ -177,9 +183,9 @@ def test_background_processes_do_not_outlive_their_command(box):
     assert "sleep 30" not in box.run("ps -eo args").output
 
 
-@needs_bwrap
-def test_close_leaves_no_process():
-    sandbox = Sandbox("echo hi > /tmp/x")
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_close_leaves_no_process(runtime):
+    sandbox = Sandbox("echo hi > /tmp/x", runtime=runtime)
     sandbox.run("sleep 100 &")
     pid, below = sandbox.pid, _descendants(sandbox.pid)
     assert below

@@ -8,12 +8,15 @@ import os
 import shutil
 import subprocess
 from dataclasses import dataclass
+from typing import Protocol
 
 from agentgym_text.envs.os.keeper import WRITABLE_DIRS
 
 __all__ = [
     "SandboxLimits",
     "SandboxUnavailable",
+    "Runtime",
+    "BWRAP",
     "sandbox_problem",
     "bwrap_args",
     "limit_prefix",
@@ -59,6 +62,45 @@ class SandboxLimits:
     """RLIMIT_AS of every process in the sandbox."""
     check_timeout: float = 10.0
     """Wall-clock seconds for one checker script."""
+    init_timeout: float = 60.0
+    """Wall-clock seconds for one of AgentBench's init scripts."""
+
+
+class Runtime(Protocol):
+    """How a sandbox is started: the command line before the keeper's bash, and the Popen kwargs."""
+
+    name: str
+
+    def problem(self) -> str | None:
+        """None when sandboxes can be made, else why not (one sentence)."""
+
+    def prepare(self) -> None:
+        """Build what the sandboxes need (once per process); raises with the cause when that fails."""
+
+    def command(self, limits: SandboxLimits) -> list[str]: ...
+
+    def popen_kwargs(self) -> dict: ...
+
+
+class _Bwrap:
+    """Today's sandbox: bwrap over the host's read-only /usr, tmpfs for the writable folders, one uid."""
+
+    name = "bwrap"
+
+    def problem(self) -> str | None:
+        return sandbox_problem()
+
+    def prepare(self) -> None:
+        return None
+
+    def command(self, limits: SandboxLimits) -> list[str]:
+        return bwrap_args(limits)
+
+    def popen_kwargs(self) -> dict:
+        return demote()
+
+
+BWRAP: Runtime = _Bwrap()
 
 
 def bwrap_args(limits: SandboxLimits) -> list[str]:

@@ -32,5 +32,6 @@ FAMILY = Family(
     programs=("bwrap",),
     expert_sample=12,
     whole_replies=True,
+    outside_data=("task_file", "script_dir"),
 )
 declare(FAMILY)

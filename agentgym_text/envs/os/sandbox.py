@@ -15,6 +15,7 @@ run on the host instead.
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import secrets
@@ -26,11 +27,11 @@ import weakref
 from dataclasses import dataclass
 
 from agentgym_text.envs.os.bwrap import (
+    BWRAP,
     VIRTUAL_EPOCH,
+    Runtime,
     SandboxLimits,
     SandboxUnavailable,
-    bwrap_args,
-    demote,
     high_pipe,
     limit_prefix,
     sandbox_problem,
@@ -44,6 +45,7 @@ __all__ = [
     "CommandResult",
     "SandboxUnavailable",
     "SandboxError",
+    "Runtime",
     "sandbox_problem",
     "shell_quote",
     "VIRTUAL_EPOCH",
@@ -99,13 +101,16 @@ class Sandbox:
     hello /srv/demo
     """
 
-    def __init__(self, init_script: str | None = "", limits: SandboxLimits | None = None):
+    def __init__(
+        self, init_script: str | None = "", limits: SandboxLimits | None = None, runtime: Runtime | None = None
+    ):
         """Start bwrap and the keeper; with an ``init_script`` (None: later, via ``setup``) build the files too.
 
         Starting without one lets a caller spawn the next episode's sandbox ahead of time: bwrap's own set-up
         (most of the start-up time) then overlaps with the current episode.
         """
-        problem = sandbox_problem()
+        self.runtime = runtime or BWRAP
+        problem = self.runtime.problem()
         if problem is not None:
             raise SandboxUnavailable(problem)
         self.limits = limits or SandboxLimits()
@@ -117,6 +122,8 @@ class Sandbox:
         self._pending_cd = False
         self._ready = False
         self._command_started = int(time.time()) - 1
+        command = self.runtime.command(self.limits)  # may build the runtime's root (an error names the cause)
+        extra = dict(self.runtime.popen_kwargs())
         agent_in_r, agent_in_w = high_pipe()
         agent_out_r, agent_out_w = high_pipe()
         keeper = (
@@ -124,13 +131,14 @@ class Sandbox:
             + limit_prefix(self.limits)
             + KEEPER_SCRIPT
         )
+        passed = (agent_in_r, agent_out_w, *extra.pop("pass_fds", ()))
         self._process = subprocess.Popen(
-            bwrap_args(self.limits) + ["/usr/bin/bash", "--noprofile", "--norc", "-c", keeper],
+            command + ["/usr/bin/bash", "--noprofile", "--norc", "-c", keeper],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            pass_fds=(agent_in_r, agent_out_w),
-            **demote(),
+            pass_fds=passed,
+            **extra,
         )
         os.close(agent_in_r)
         os.close(agent_out_w)
@@ -153,6 +161,64 @@ class Sandbox:
             raise SandboxError(f"the task's init script failed with exit code {init_rc}")
         self.control("start_agent")
         self._ready = True
+
+    def setup_scripts(
+        self, scripts: list[tuple[str, str]], *, agent_dir: str = "/", login: bool = True, reap_steps: bool = False
+    ) -> None:
+        """AgentBench's way: the agent's shell (``bash --login`` in ``agent_dir``) first, then each init script in
+        its own process (all must exit 0), the processes they leave running kept alive; no mtime stamping."""
+        if self._ready:
+            raise RuntimeError("this sandbox is already set up")
+        self.control(f"configure {shell_quote(agent_dir)} {int(login)} 0 {int(reap_steps)}")
+        self.control("start_agent")  # before the init scripts, as AgentBench opens its shell when the container starts
+        self.start(":")  # the login shell has read its profile before any init script runs
+        for number, (language, code) in enumerate(scripts):
+            rc, output = self.script(language, code, timeout=self.limits.init_timeout)
+            if rc != 0:
+                self.close()
+                detail = output.strip()[-600:]
+                raise SandboxError(
+                    f"init script {number} ({language}) failed with exit code {rc}" + (f": {detail}" if detail else "")
+                )
+        self.control("keep_now")
+        self._cwd = agent_dir
+        self._ready = True
+
+    def script(
+        self, language: str, code: str, args: tuple[str, ...] = (), timeout: float | None = None
+    ) -> tuple[int, str]:
+        """Run a trusted ``bash`` or ``python`` script (``bash -c CODE -- ARGS`` / ``python3 -c CODE ARGS``) in a
+        fresh process in ``/``; its exit code and its output (stdout and stderr, as ``docker exec`` gives them).
+        """
+        if language not in ("bash", "python"):
+            raise ValueError(f"scripts are bash or python, not {language!r}")
+        words = " ".join(shell_quote(word) for word in (language, code, *args))
+        limit = timeout if timeout is not None else self.limits.check_timeout
+        line = f"check_timeout={limit:g}; script {words}; check_timeout={self.limits.check_timeout:g}"
+        self._send_control_raw(line + "\n")
+        out = re.compile(b"\x1e" + self._nonce.encode() + rb" out (-?\d+) ([A-Za-z0-9+/=]*)\x1e\n")
+        match = self._read_control(out, 15.0 + limit)
+        done = re.compile(b"\x1e" + self._nonce.encode() + rb" done (-?\d+)\x1e\n")
+        self._read_control(done, 15.0)
+        return int(match.group(1)), base64.b64decode(match.group(2)).decode("utf-8", "replace")
+
+    def start(self, command: str) -> None:
+        """Send AgentBench's ``start`` line to the agent's shell, its output unseen. Unlike ``run``, the line's
+        stdin stays the agent's input, so ``su - jack`` leaves jack's shell reading the agent's next commands."""
+        self._seq += 1
+        seq = self._seq
+        line = (
+            f'__c={shell_quote(command)}; eval "$__c"; unset __c\n'
+            f"printf '\\n\\036%s %d %d %s\\036\\n' {self._agent_nonce} {seq} 0 \"$PWD\"\n"
+        )
+        try:
+            os.write(self._agent_in, line.encode("utf-8", "surrogatepass"))
+        except OSError as error:
+            raise SandboxError(self._death_note()) from error
+        _, match, _, _ = self._read_agent(seq, self.limits.command_timeout)
+        if match is None:
+            raise SandboxError("the item's start line did not return")
+        self._cwd = match.group(3).decode("utf-8", "replace") or self._cwd
 
     # ---- control channel (trusted) ------------------------------------------------------------------
     def _send_control_raw(self, text: str) -> None:
