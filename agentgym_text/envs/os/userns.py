@@ -46,14 +46,17 @@ KEPT_CAPABILITIES = (
 
 _OUTER = r"""
 set -e
+exec 9<"$1"
 mount -t tmpfs -o size=1m,mode=0755 tmpfs /tmp
 mkdir /tmp/lower /tmp/scratch
-mount --bind -o ro "$1" /tmp/lower
+mount --bind -o ro /proc/self/fd/9 /tmp/lower
+exec 9<&-
 shift
 exec "$@"
 """
 """Host root, in a mount namespace of its own: the cached root bound read-only where the sandbox's root can reach
-it (host root's home is closed to it)."""
+it (host root's home is closed to it). The root is opened before the tmpfs covers /tmp (the cache may live under
+/tmp) and bound through its descriptor, which is closed before anything of the sandbox runs."""
 
 _SETUP = r"""
 set -e
