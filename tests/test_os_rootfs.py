@@ -109,3 +109,9 @@ def test_a_start_line_that_opens_another_users_shell_keeps_it_for_the_agents_com
         assert info["success"]
     finally:
         env.close()
+
+
+def test_no_descriptor_of_the_host_reaches_the_sandbox(box):
+    # the cached root is bound through a descriptor before /tmp is covered; it must be closed before the keeper runs
+    result = box.run("for fd in /proc/$$/fd/* /proc/1/fd/*; do readlink $fd; done | grep -c os-rootfs || true")
+    assert result.output.strip() == "0", result.output
