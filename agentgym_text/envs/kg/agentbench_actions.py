@@ -19,18 +19,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agentgym_text.envs.kg.actions import ARITY, TOOLS  # the same seven tools and arities as v0.2's
+
 __all__ = ["Call", "Reply", "read_reply", "TOOLS", "ARITY"]
 
-ARITY = {
-    "get_relations": 1,
-    "get_neighbors": 2,
-    "intersection": 2,
-    "get_attributes": 1,
-    "argmax": 2,
-    "argmin": 2,
-    "count": 1,
-}
-TOOLS = tuple(ARITY)
 _FINAL = re.compile(r"(?:Find|Final) Answer: #(\d+)")
 _ACTION_LINE = re.compile(r"Action.*?:")
 _NAME = re.compile(r"(\w+)\(")
