@@ -1,14 +1,25 @@
-"""The heavy families at batch sizes: ScienceWorld, WebArena and Jericho in an async vector env of N envs.
+"""The heavy families at batch sizes: ScienceWorld, WebArena and Jericho with N envs, three ways.
 
-For each family and each N: the wall clock of the first ``reset`` (all N envs starting at once: JVMs, site
-servers and browsers, game files), sub-env steps per second over ``--seconds`` of expert actions (the vector
-env's ``call("expert_action")``; "check valid actions" where the expert has none; an episode that ends is reset
-by the vector env), and memory: RSS and PSS of this process and every process under it (workers, JVMs,
-Chromium) after the steps, minus the same figures before the vector env was made, divided by N. PSS splits
-shared pages between the processes sharing them, so it adds up; RSS counts them once per process.
+Ways (``--ways``):
+- ``async``: gymnasium's async vector env, one worker process per env;
+- ``sync``: gymnasium's sync vector env, N envs in this process (where envs of a process share an engine, they
+  share it here);
+- ``runner``: the evaluation runner (``run_eval``) with the expert agent and N slots, one thread each, in this
+  process ("sync" slots; a family not declared thread-safe gets worker processes, as the runner does).
+
+For each family, way and N: the wall clock of the first ``reset`` (all N envs starting at once: JVMs, site servers
+and browsers, game files), sub-env steps
+per second (the vector ways: over ``--seconds`` of expert actions, only the time inside ``envs.step``, an episode
+that ends is reset by the vector env; the runner: every step of ``max(N, --runner-episodes)`` planned episodes of
+at most ``--runner-steps`` steps over the run's whole wall clock, engine start-up included, so the runner's first
+reset is not split out), and memory: the peak, sampled every
+0.2 s, of RSS and PSS of this process and every process under it (workers, JVMs, Chromium), minus the same figures
+before the envs were made, divided by N. PSS splits shared pages between the processes sharing them, so it adds up;
+RSS counts them once per process.
 
     AGENTGYM_TEXT_JERICHO_DIR=../shared/jericho-game-suite .venv/bin/python benchmarks/scale.py \\
-        [--families scienceworld webarena jericho] [--envs 1 8 64] [--seconds 20]
+        [--families scienceworld webarena jericho] [--envs 1 8 64] [--ways async sync runner] [--seconds 20] \\
+        [--env-arg key=value ...]
 
 Figures on a shared 2-core machine: N envs share 2 cores, so steps/s saturates at the cores, not at N.
 """
@@ -16,11 +27,15 @@ Figures on a shared 2-core machine: N envs share 2 cores, so steps/s saturates a
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
+import tempfile
+import threading
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 # this folder holds files named like the engines' packages (jericho.py, scienceworld.py): keep it off the path
 _HERE = Path(__file__).resolve().parent
@@ -29,12 +44,16 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE] + [str(
 import gymnasium as gym  # noqa: E402
 
 import agentgym_text  # noqa: E402,F401
+from agentgym_text.agents.expert import ExpertAgent  # noqa: E402
+from agentgym_text.eval.plan import parse_env_args  # noqa: E402
+from agentgym_text.eval.runner import EvalConfig, run_eval  # noqa: E402
 
 FAMILIES = {
     "scienceworld": "AgentBoard/ScienceWorld-v0",
     "webarena": "AgentBoard/WebArena-v0",
     "jericho": "AgentBoard/Jericho-v0",
 }
+WAYS = ("async", "sync", "runner")
 
 
 def memory_tree_mib(pid: int) -> tuple[float, float]:
@@ -62,29 +81,90 @@ def memory_tree_mib(pid: int) -> tuple[float, float]:
     return rss / 1024, pss / 1024
 
 
-def measure(env_id: str, num_envs: int, seconds: float) -> dict[str, float]:
-    """First-reset wall clock, sub-env steps/s and memory per env of ``num_envs`` envs in an async vector env."""
-    rss0, pss0 = memory_tree_mib(os.getpid())
-    envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="async")
-    try:
-        start = time.perf_counter()
-        envs.reset(seed=list(range(num_envs)))
-        first_reset = time.perf_counter() - start
-        steps, elapsed = 0, 0.0
-        while elapsed < seconds:
-            actions = [action or "check valid actions" for action in envs.call("expert_action")]
-            start = time.perf_counter()
-            envs.step(actions)
-            elapsed += time.perf_counter() - start
-            steps += num_envs
+class PeakMemory:
+    """Samples ``memory_tree_mib`` of this process tree in a thread; ``peak`` is the largest (RSS, PSS) seen."""
+
+    def __init__(self, every_s: float = 0.2) -> None:
+        self.every_s = every_s
+        self.peak = (0.0, 0.0)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every_s):
+            self.sample()
+
+    def sample(self) -> None:
         rss, pss = memory_tree_mib(os.getpid())
-    finally:
-        envs.close()
+        self.peak = (max(self.peak[0], rss), max(self.peak[1], pss))
+
+    def __enter__(self) -> PeakMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+
+
+def measure_vector(env_id: str, num_envs: int, seconds: float, way: str, kwargs: dict[str, Any]) -> dict[str, float]:
+    """First-reset wall clock, sub-env steps/s and peak memory per env of ``num_envs`` envs in a vector env."""
+    rss0, pss0 = memory_tree_mib(os.getpid())
+    with PeakMemory() as memory:
+        envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode=way, vector_kwargs={}, **kwargs)
+        try:
+            start = time.perf_counter()
+            envs.reset(seed=list(range(num_envs)))
+            first_reset = time.perf_counter() - start
+            steps, elapsed = 0, 0.0
+            while elapsed < seconds:
+                actions = [action or "check valid actions" for action in envs.call("expert_action")]
+                start = time.perf_counter()
+                envs.step(actions)
+                elapsed += time.perf_counter() - start
+                steps += num_envs
+            memory.sample()
+        finally:
+            envs.close()
+    return _row(first_reset, steps / elapsed, memory.peak, (rss0, pss0), num_envs)
+
+
+def measure_runner(
+    env_id: str, num_envs: int, episodes: int, max_steps: int, kwargs: dict[str, Any]
+) -> dict[str, float]:
+    """The evaluation runner with the expert and ``num_envs`` slots over at least ``episodes`` episodes."""
+    task_count = len(gym.make(env_id, **kwargs).unwrapped.task_ids)
+    wanted = max(num_envs, episodes)
+    rss0, pss0 = memory_tree_mib(os.getpid())
+    config = EvalConfig(
+        envs=[env_id],
+        tasks="all" if wanted >= task_count else str(wanted),
+        repeats=math.ceil(wanted / task_count),
+        num_envs=num_envs,
+        max_steps=max_steps,
+        progress_bar=False,
+        env_args={"*": kwargs},
+    )
+    with tempfile.TemporaryDirectory() as out, PeakMemory() as memory:
+        start = time.perf_counter()
+        result = run_eval(ExpertAgent(), config, out)
+        wall = time.perf_counter() - start
+        if result.errors or result.engine_errors:
+            raise RuntimeError(f"the run had errors: {result.errors[:2]} engine errors {result.engine_errors}")
+        steps = sum(1 for _ in Path(out, "trajectories.jsonl").open())
+    # the runner records no reset time of its own: its rate counts the engines' start-up in (first reset: nan)
+    return _row(float("nan"), steps / wall, memory.peak, (rss0, pss0), num_envs)
+
+
+def _row(
+    first_reset: float, steps_per_s: float, peak: tuple[float, float], base: tuple[float, float], count: int
+) -> dict[str, float]:
     return {
         "first_reset_s": first_reset,
-        "steps_per_s": steps / elapsed,
-        "rss_mib": (rss - rss0) / num_envs,
-        "pss_mib": (pss - pss0) / num_envs,
+        "steps_per_s": steps_per_s,
+        "rss_mib": (peak[0] - base[0]) / count,
+        "pss_mib": (peak[1] - base[1]) / count,
     }
 
 
@@ -92,24 +172,35 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--families", nargs="*", default=list(FAMILIES), choices=list(FAMILIES))
     parser.add_argument("--envs", nargs="*", type=int, default=[1, 8, 64])
-    parser.add_argument("--seconds", type=float, default=20.0, help="stepping time per measurement")
+    parser.add_argument("--ways", nargs="*", default=["async"], choices=WAYS)
+    parser.add_argument("--seconds", type=float, default=20.0, help="stepping time per vector measurement")
+    parser.add_argument("--runner-episodes", type=int, default=16, help="at least this many episodes a runner row")
+    parser.add_argument("--runner-steps", type=int, default=10, help="step budget of a runner episode")
+    parser.add_argument("--env-arg", action="append", default=[], help="key=value for gym.make (JSON values)")
     args = parser.parse_args()
+    kwargs = parse_env_args(args.env_arg).get("*", {})
     warnings.simplefilter("ignore")
+    print(f"gym.make kwargs: {kwargs or 'defaults'}")
     print(
-        f"{'family':13s} {'envs':>4s} {'first reset s':>13s} {'steps/s':>8s} {'RSS MiB/env':>11s} {'PSS MiB/env':>11s}"
+        f"{'family':13s} {'way':6s} {'envs':>4s} {'first reset s':>13s} {'steps/s':>8s} "
+        f"{'RSS MiB/env':>11s} {'PSS MiB/env':>11s}"
     )
     for family in args.families:
-        for count in args.envs:
-            try:
-                row = measure(FAMILIES[family], count, args.seconds)
-            except Exception as error:  # noqa: BLE001 - a size that does not fit is a figure too
-                print(f"{family:13s} {count:4d} failed: {type(error).__name__}: {str(error)[:80]}", flush=True)
-                continue
-            print(
-                f"{family:13s} {count:4d} {row['first_reset_s']:13.2f} {row['steps_per_s']:8.1f} "
-                f"{row['rss_mib']:11.0f} {row['pss_mib']:11.0f}",
-                flush=True,
-            )
+        for way in args.ways:
+            for count in args.envs:
+                try:
+                    if way == "runner":
+                        row = measure_runner(FAMILIES[family], count, args.runner_episodes, args.runner_steps, kwargs)
+                    else:
+                        row = measure_vector(FAMILIES[family], count, args.seconds, way, kwargs)
+                except Exception as error:  # noqa: BLE001 - a size that does not fit is a figure too
+                    print(f"{family:13s} {way:6s} {count:4d} failed: {type(error).__name__}: {str(error)[:80]}")
+                    continue
+                print(
+                    f"{family:13s} {way:6s} {count:4d} {row['first_reset_s']:13.2f} {row['steps_per_s']:8.1f} "
+                    f"{row['rss_mib']:11.0f} {row['pss_mib']:11.0f}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":
