@@ -20,7 +20,9 @@ ends up elsewhere (``data:``, ``file:``) is sent back. ``goto`` is checked befor
 from __future__ import annotations
 
 import os
+import queue
 import shutil
+import socket
 import threading
 import time
 from urllib.parse import urlsplit
@@ -28,7 +30,7 @@ from urllib.parse import urlsplit
 from agentgym_text.core.registry import MissingDependency
 from agentgym_text.envs.webarena.axtree import AXNode, PageState, layout_boxes, prune_to_viewport
 
-__all__ = ["Browser", "Session", "AXNode", "PageState", "find_chromium", "origin_of", "VIEWPORT"]
+__all__ = ["Browser", "SharedChromium", "Session", "AXNode", "PageState", "find_chromium", "origin_of", "VIEWPORT"]
 
 VIEWPORT = {"width": 1280, "height": 720}
 """AgentBoard's window size."""
@@ -80,6 +82,7 @@ def origin_of(url: str) -> str:
 _DRIVERS: dict[tuple[int, int], list] = {}
 """(process, thread) -> [Playwright, users]: Playwright's sync API allows one driver per thread, shared by its
 browsers; the process id keeps a forked child (a vector env's worker) from using its parent's driver."""
+_LAUNCH_ARGS = ["--no-first-run", "--disable-extensions", "--disable-background-networking"]
 
 
 def _driver():
@@ -108,44 +111,220 @@ def _release_driver() -> None:
         entry[0].stop()
 
 
-class Browser:
-    """One headless Chromium process (started lazily by the first ``new_session``)."""
+def _launch(executable: str, headless: bool, extra_args: list[str] = ()):
+    """A Chromium launched by this thread's driver (Playwright's own switches, so every browser here is alike)."""
+    return _driver().chromium.launch(
+        executable_path=executable, headless=headless, args=_LAUNCH_ARGS + list(extra_args)
+    )
 
-    def __init__(self, executable: str | None = None, headless: bool = True):
+
+def _alive(browser) -> bool:
+    """Whether ``browser`` still answers. ``is_connected`` alone can lag: the sync API learns of a dead browser
+    only while a call of this thread is under way, so ask the browser something."""
+    if browser is None or not browser.is_connected():
+        return False
+    try:
+        cdp = browser.new_browser_cdp_session()
+        cdp.send("Browser.getVersion")
+        cdp.detach()
+        return True
+    except Exception:
+        return False
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class SharedChromium:
+    """The one Chromium of a process that every env's browser connects to, each thread over its own CDP link.
+
+    Playwright's sync objects belong to the thread that made them, and env threads come and go (the eval runner's
+    slots), so the Chromium is launched and closed by a thread of its own that lives as long as someone uses it;
+    the driver of that thread ties the browser's life to the process's. Users count: the last ``release`` closes
+    it. ``endpoint`` relaunches a Chromium that has exited (crashed or killed), so the next episode of every env
+    gets a working browser; episodes in progress on the dead one end with an engine error (``Browser.connected``).
+    """
+
+    def __init__(self, executable: str, headless: bool):
+        self.executable, self.headless = executable, headless
+        self.users = 0
+        self.generation = 0
+        self._requests: queue.Queue = queue.Queue()
+        self._endpoint = ""
+        self._thread = threading.Thread(target=self._serve, name="agentgym-chromium", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        browser = None
+        while True:
+            kind, reply = self._requests.get()
+            try:
+                if browser is not None and (kind == "close" or not _alive(browser)):
+                    try:
+                        browser.close()
+                    except Exception:  # already gone
+                        pass
+                    browser = None
+                    _release_driver()
+                if kind == "close":
+                    reply.put(None)
+                    return
+                if browser is None:
+                    port = _free_port()
+                    browser = _launch(self.executable, self.headless, [f"--remote-debugging-port={port}"])
+                    self._endpoint = f"http://127.0.0.1:{port}"
+                    self.generation += 1
+                reply.put((self._endpoint, self.generation))
+            except Exception as error:  # handed to the caller's thread
+                reply.put(error)
+
+    def _ask(self, kind: str):
+        reply: queue.Queue = queue.Queue()
+        self._requests.put((kind, reply))
+        answer = reply.get()
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    def endpoint(self) -> tuple[str, int]:
+        """(CDP endpoint, launch number) of a running Chromium, launching one if there is none or it died."""
+        return self._ask("ensure")
+
+    def close(self) -> None:
+        self._ask("close")
+        self._thread.join(timeout=10)
+
+
+_SHARED: dict[tuple[int, str, bool], SharedChromium] = {}
+_SHARED_LOCK = threading.Lock()
+_LINKS: dict[tuple[int, int, str], list] = {}
+"""(process, thread, endpoint) -> [Playwright Browser over CDP, users]: one link per thread to the shared Chromium,
+shared by that thread's envs (each link attaches to every tab of the browser, so fewer links cost less)."""
+
+
+def _acquire_shared(executable: str, headless: bool) -> SharedChromium:
+    with _SHARED_LOCK:
+        key = (os.getpid(), executable, headless)
+        shared = _SHARED.get(key)
+        if shared is None:
+            shared = _SHARED[key] = SharedChromium(executable, headless)
+        shared.users += 1
+        return shared
+
+
+def _release_shared(shared: SharedChromium) -> None:
+    with _SHARED_LOCK:
+        shared.users -= 1
+        if shared.users > 0:
+            return
+        _SHARED.pop((os.getpid(), shared.executable, shared.headless), None)
+    shared.close()
+
+
+def _link(endpoint: str):
+    key = (os.getpid(), threading.get_ident(), endpoint)  # the endpoint names a launch: "url#launch number"
+    entry = _LINKS.get(key)
+    if entry is None or not entry[0].is_connected():
+        entry = _LINKS[key] = [_driver().chromium.connect_over_cdp(endpoint.split("#")[0]), 0]
+    entry[1] += 1
+    return entry[0]
+
+
+def _unlink(endpoint: str) -> None:
+    key = (os.getpid(), threading.get_ident(), endpoint)
+    entry = _LINKS.get(key)
+    if entry is None:
+        return
+    entry[1] -= 1
+    if entry[1] <= 0:
+        del _LINKS[key]
+        try:
+            entry[0].close()
+        except Exception:  # the browser is gone already
+            pass
+        _release_driver()
+
+
+class Browser:
+    """An env's handle on Chromium, started lazily by the first ``new_session``.
+
+    ``shared=True`` (the default): the process's one ``SharedChromium``, reached from this thread over CDP, so
+    envs in one process cost a browser context each, not a browser. ``shared=False``: a Chromium of its own.
+    Use a handle from one thread (the one that made its first session), as for any Playwright object.
+    """
+
+    def __init__(self, executable: str | None = None, headless: bool = True, shared: bool = True):
         self.executable = find_chromium(executable)
         self.headless = headless
-        self._playwright = None
+        self.shared = shared
+        self._owner: SharedChromium | None = None
+        self._endpoint = ""
         self._browser = None
 
+    def alive(self) -> bool:
+        """False once the Chromium this handle uses has exited (crashed or killed), or before it is started."""
+        return _alive(self._browser)
+
     def _ensure(self):
+        if self._browser is not None and not self.alive():
+            self._disconnect()  # the Chromium died: a new one below
         if self._browser is None:
-            self._playwright = _driver()
-            self._browser = self._playwright.chromium.launch(
-                executable_path=self.executable,
-                headless=self.headless,
-                args=["--no-first-run", "--disable-extensions", "--disable-background-networking"],
-            )
+            if not self.shared:
+                self._browser = _launch(self.executable, self.headless)
+            else:
+                if self._owner is None:
+                    self._owner = _acquire_shared(self.executable, self.headless)
+                url, launch = self._owner.endpoint()
+                self._endpoint = f"{url}#{launch}"
+                self._browser = _link(self._endpoint)
         return self._browser
 
     def new_session(self, origins: list[str], storage_state: str | None = None) -> Session:
         """A fresh browser context (no history; cookies only from ``storage_state``) that reaches only ``origins``."""
         return Session(self._ensure(), origins, storage_state)
 
+    def _disconnect(self) -> None:
+        browser, self._browser = self._browser, None
+        if browser is None:
+            return
+        if self.shared:
+            _unlink(self._endpoint)
+            return
+        try:
+            browser.close()
+        except Exception:  # already gone
+            pass
+        finally:
+            _release_driver()
+
     def close(self) -> None:
-        if self._browser is not None:
-            try:
-                self._browser.close()
-            finally:
-                self._browser = None
-                self._playwright = None
-                _release_driver()
+        self._disconnect()
+        if self._owner is not None:
+            owner, self._owner = self._owner, None
+            _release_shared(owner)
+
+
+def _web_origin(origin: str) -> str:
+    """``origin_of``'s form as the web writes it (no default port), as CDP's storage calls want it."""
+    for scheme, port in (("http", ":80"), ("https", ":443")):
+        if origin.startswith(scheme + "://") and origin.endswith(port):
+            return origin[: -len(port)]
+    return origin
 
 
 class Session:
-    """One episode's browser context: its tabs, the fence around the sites, and CDP reads and inputs."""
+    """One env's browser context: its tabs, the fence around the sites, and CDP reads and inputs.
+
+    A context made without a storage state serves episode after episode (``restart`` then ``forget_history``):
+    its first tab keeps its renderer process, whose start is most of what a fresh context costs.
+    """
 
     def __init__(self, browser, origins: list[str], storage_state: str | None = None):
         self.origins = {origin_of(url) for url in origins} - {""}
+        self.storage_state = storage_state
         self.context = browser.new_context(viewport=VIEWPORT, service_workers="block", storage_state=storage_state)
         self.context.add_init_script(_NAVIGATION_WATCH)
         self.context.route("**/*", self._fence)
@@ -160,6 +339,42 @@ class Session:
         self.context.on("requestfinished", self._on_request_done)
         self.context.on("requestfailed", self._on_request_done)
         self.new_tab()
+
+    # ---- episodes ----------------------------------------------------------------------------------
+    def can_restart(self, origins: list[str], storage_state: str | None) -> bool:
+        """Whether ``restart`` gives what a new session for these arguments would (no logins to restore)."""
+        wanted = {origin_of(url) for url in origins} - {""}
+        return storage_state is None and self.storage_state is None and wanted == self.origins and bool(self.pages)
+
+    def restart(self) -> None:
+        """Make this context as a fresh one is: one blank tab, no cookies, no site storage (local, session,
+        IndexedDB, caches), nothing blocked; call ``forget_history`` once the start pages are open."""
+        for page in self.pages[1:]:
+            page.close()
+        page = self.pages[0]
+        self.pages, self.active = [page], 0
+        page.evaluate("window.name = ''")  # a tab's name outlives its documents
+        page.goto("about:blank")
+        self.context.clear_cookies()
+        cdp = self._cdp()
+        try:
+            for origin in sorted(self.origins):
+                origin = _web_origin(origin)
+                cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+                cdp.send("DOMStorage.clear", {"storageId": {"securityOrigin": origin, "isLocalStorage": False}})
+        finally:
+            cdp.detach()
+        self.blocked = []
+        self._pending_navigations = self._failed_navigations = 0
+
+    def forget_history(self) -> None:
+        """Drop the tabs' back/forward entries (a restarted tab's earlier episodes; the blank start of a new one)."""
+        for page in self.pages:
+            cdp = self.context.new_cdp_session(page)
+            try:
+                cdp.send("Page.resetNavigationHistory")
+            finally:
+                cdp.detach()
 
     # ---- fence -----------------------------------------------------------------------------------
     def allowed(self, url: str) -> bool:
