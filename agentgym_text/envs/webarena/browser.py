@@ -35,6 +35,8 @@ __all__ = ["Browser", "SharedChromium", "Session", "AXNode", "PageState", "find_
 VIEWPORT = {"width": 1280, "height": 720}
 """AgentBoard's window size."""
 _SETTLE_TIMEOUT_S = 8.0
+_BLANK_PATH = "/__agentgym_blank__"
+"""A path on every site that the fence answers itself with an empty page (``Session.restart`` uses it)."""
 _NAVIGATION_WATCH = """
 window.__agNav = false;
 window.__agPopup = false;
@@ -334,6 +336,8 @@ class Session:
         self._pending_navigations = 0
         self._failed_navigations = 0
         self._adopting = True
+        self._visited: set[str] = set()
+        self._cdp_sessions: dict = {}
         self.context.on("page", self._adopt)
         self.context.on("request", self._on_request)
         self.context.on("requestfinished", self._on_request_done)
@@ -350,31 +354,30 @@ class Session:
         """Make this context as a fresh one is: one blank tab, no cookies, no site storage (local, session,
         IndexedDB, caches), nothing blocked; call ``forget_history`` once the start pages are open."""
         for page in self.pages[1:]:
+            self._cdp_sessions.pop(page, None)
             page.close()
         page = self.pages[0]
         self.pages, self.active = [page], 0
-        page.evaluate("window.name = ''")  # a tab's name outlives its documents
+        # A tab's session storage (one per origin) and its name outlive its documents, and only a document of
+        # the origin can clear it: the current one, else a blank page of that origin that the fence answers.
+        current = origin_of(page.url)
+        for origin in sorted(self._visited & self.origins):
+            if origin != current:
+                page.goto(origin + _BLANK_PATH)
+            page.evaluate("sessionStorage.clear(); window.name = ''")
         page.goto("about:blank")
         self.context.clear_cookies()
         cdp = self._cdp()
-        try:
-            for origin in sorted(self.origins):
-                origin = _web_origin(origin)
-                cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-                cdp.send("DOMStorage.clear", {"storageId": {"securityOrigin": origin, "isLocalStorage": False}})
-        finally:
-            cdp.detach()
+        for origin in sorted(self._visited & self.origins):  # only a document of an origin stores data for it
+            cdp.send("Storage.clearDataForOrigin", {"origin": _web_origin(origin), "storageTypes": "all"})
+        self._visited.clear()
         self.blocked = []
         self._pending_navigations = self._failed_navigations = 0
 
     def forget_history(self) -> None:
         """Drop the tabs' back/forward entries (a restarted tab's earlier episodes; the blank start of a new one)."""
-        for page in self.pages:
-            cdp = self.context.new_cdp_session(page)
-            try:
-                cdp.send("Page.resetNavigationHistory")
-            finally:
-                cdp.detach()
+        for index in range(len(self.pages)):
+            self._cdp(self.pages[index]).send("Page.resetNavigationHistory")
 
     # ---- fence -----------------------------------------------------------------------------------
     def allowed(self, url: str) -> bool:
@@ -382,7 +385,9 @@ class Session:
 
     def _fence(self, route) -> None:
         url = route.request.url
-        if self.allowed(url):
+        if url.endswith(_BLANK_PATH) and self.allowed(url):
+            route.fulfill(status=200, body="<!doctype html><title></title>", content_type="text/html")
+        elif self.allowed(url):
             route.continue_()
         elif route.request.is_navigation_request():
             # A 204 answer to a navigation leaves the tab where it is (no error page, no history entry).
@@ -407,6 +412,10 @@ class Session:
         if self._adopting and page not in self.pages:
             self.pages.append(page)
             self.active = len(self.pages) - 1
+            page.on("framenavigated", self._on_navigated)
+
+    def _on_navigated(self, frame) -> None:
+        self._visited.add(origin_of(frame.url))
 
     # ---- tabs --------------------------------------------------------------------------------------
     @property
@@ -423,6 +432,7 @@ class Session:
 
     def close_tab(self) -> None:
         page = self.pages.pop(self.active)
+        self._cdp_sessions.pop(page, None)
         page.close()
         if not self.pages:
             self.new_tab()
@@ -492,16 +502,18 @@ class Session:
         nodes, outline = self._ax_nodes()
         return PageState(url=self.page.url, tabs=titles, active=self.active, nodes=nodes, outline=outline)
 
-    def _cdp(self):
-        return self.context.new_cdp_session(self.page)
+    def _cdp(self, page=None):
+        """The CDP session of ``page`` (the active tab), kept while the tab lives: one less round trip a call."""
+        page = page or self.page
+        cdp = self._cdp_sessions.get(page)
+        if cdp is None:
+            cdp = self._cdp_sessions[page] = self.context.new_cdp_session(page)
+        return cdp
 
     def _ax_nodes(self) -> tuple[list[AXNode], list[tuple[str, str, int, int]]]:
         cdp = self._cdp()
-        try:
-            tree = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
-            boxes = layout_boxes(cdp)
-        finally:
-            cdp.detach()
+        tree = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
+        boxes = layout_boxes(cdp)
         metrics = self.page.evaluate("[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]")
         return prune_to_viewport(tree, boxes, tuple(float(value) for value in metrics))
 
@@ -510,13 +522,10 @@ class Session:
         """Scroll the node into view and return its centre in viewport pixels (None if it has no box)."""
         cdp = self._cdp()
         try:
-            try:
-                cdp.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": backend_id})
-                quads = cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id})["quads"]
-            except Exception:
-                return None
-        finally:
-            cdp.detach()
+            cdp.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": backend_id})
+            quads = cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id})["quads"]
+        except Exception:
+            return None
         if not quads:
             return None
         quad = quads[0]
@@ -545,8 +554,6 @@ class Session:
             return cdp.send("DOM.describeNode", {"backendNodeId": backend_id})["node"]["nodeName"].upper()
         except Exception:
             return ""
-        finally:
-            cdp.detach()
 
     def _choose_option(self, backend_id: int, label: str, submit: bool) -> bool:
         """A <select>: pick the option whose text is ``label`` (what typing its name does in a real browser)."""
@@ -571,8 +578,6 @@ class Session:
             return bool(result.get("result", {}).get("value"))
         except Exception:
             return False
-        finally:
-            cdp.detach()
 
     def type(self, backend_id: int, text: str, enter: bool) -> bool:
         """Click the field, replace its content with ``text``, then press Enter when asked (a <select> gets
@@ -611,6 +616,7 @@ class Session:
         if url is not None and url != page.url:
             self._adopting, active = False, self.active
             scratch = self.context.new_page()
+            scratch.on("framenavigated", self._on_navigated)  # what it stores is cleared at restart too
             try:
                 scratch.goto(url, wait_until="load", timeout=_SETTLE_TIMEOUT_S * 1000)
             except Exception:
