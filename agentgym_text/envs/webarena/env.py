@@ -245,18 +245,22 @@ class WebArenaEnv(TextEnv):
     # ---- actions ----------------------------------------------------------------------------------------
     def _act(self, action: str) -> Outcome:
         try:
-            return self._apply(action)
+            outcome = self._apply(action)
         except ActionError:
             raise
         except Exception:
             if self._browser is None or self._browser.alive():
                 raise
-            return Outcome(
-                "The browser exited during this action, so the episode is lost; reset() starts the next episode "
-                "on a new browser.",
-                terminated=True,
-                finish_reason=FinishReason.ENGINE_ERROR.value,
-            )
+            outcome = None
+        # A refused action may be a dead browser's doing (an element "without a box"): ask the browser then.
+        if outcome is not None and (outcome.valid or self._browser is None or self._browser.alive()):
+            return outcome
+        return Outcome(
+            "The browser exited during this action, so the episode is lost; reset() starts the next episode "
+            "on a new browser.",
+            terminated=True,
+            finish_reason=FinishReason.ENGINE_ERROR.value,
+        )
 
     def _apply(self, action: str) -> Outcome:
         parsed = parse_action(action)  # an ActionError is the step's invalid outcome
