@@ -7,6 +7,7 @@ import os
 import signal
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import gymnasium as gym
@@ -222,25 +223,44 @@ def test_a_crashed_chromium_ends_episodes_with_an_engine_error_and_the_next_rese
         second.close()
 
 
-def test_closing_one_env_leaves_the_others_episode_intact():
-    first, second = WebArenaEnv(), WebArenaEnv()
+@pytest.mark.parametrize("closer", ["same thread", "other thread"])
+def test_closing_one_env_leaves_the_others_episode_intact(closer):
+    """Closing an env mid-way through another's episode: from the same thread (their CDP link stays) or from another
+    (that thread's link closes); the episode plays on as it would have and the Chromium lives until the last close."""
+    expected_env = WebArenaEnv(share_browser=False)
+    expected = _episode(expected_env, SAMPLE[2])
+    expected_env.close()
+    second, others = WebArenaEnv(), []
+    worker = ThreadPoolExecutor(max_workers=1)  # one thread: an env is used by the thread that made it
     try:
-        expected = _episode(WebArenaEnv(share_browser=False), SAMPLE[2])
         obs, _ = second.reset(options={"task_id": SAMPLE[2]})
-        first.reset(options={"task_id": SAMPLE[0]})
         (pid,) = _chromium_pids(second)
-        first.close()
+
+        def open_one() -> None:
+            env = WebArenaEnv()
+            env.reset(options={"task_id": SAMPLE[0]})
+            assert _chromium_pids(env) == [pid]
+            others.append(env)
+
+        def close_it() -> None:
+            others[0].close()
+
+        run = (lambda work: work()) if closer == "same thread" else (lambda work: worker.submit(work).result())
+        run(open_one)
         record = [(obs, 0.0)]
-        while len(record) < 31:
+        for step in range(30):
+            if step == 1:
+                run(close_it)
             action = second.expert_action()
             obs, reward, terminated, truncated, info = second.step(action)
             record.append((action, obs, reward, terminated, truncated, info["progress_rate"], info["valid"]))
             if terminated or truncated:
                 break
-        assert record[1:] == expected[1:] and record[-1][5] == 1.0
+        assert len(record) > 2 and record[1:] == expected[1:] and record[-1][5] == 1.0  # closed mid-episode
         assert _chromium_pids(second) == [pid]
     finally:
         second.close()
+        worker.shutdown()
     assert _gone(pid) and not browser_module._SHARED
 
 
