@@ -111,6 +111,20 @@ def test_envs_of_a_process_share_one_chromium_each_in_its_own_context(pair):
     assert second._session.page.evaluate("[document.cookie, localStorage.length]") == ["", 0]
 
 
+def test_the_shared_chromium_keeps_playwrights_switches_and_leaves_out_the_address_bar_ui(pair):
+    """Chromium keeps the last ``--disable-features``: ours must hold Playwright's list too."""
+    env, _ = pair
+    env.reset(options={"task_id": SAMPLE[0]})
+    (pid,) = _chromium_pids(env)
+    argv = [arg.decode() for arg in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")]
+    lists = [set(arg.split("=", 1)[1].split(",")) for arg in argv if arg.startswith("--disable-features=")]
+    assert len(lists) == 2 and lists[0] and lists[0] | set(browser_module._UNUSED_UI) == lists[-1]
+    cdp = env._browser._browser.new_browser_cdp_session()
+    kinds = [target["type"] for target in cdp.send("Target.getTargets")["targetInfos"]]
+    cdp.detach()
+    assert "browser_ui" not in kinds and "page" in kinds
+
+
 def test_a_restarted_context_keeps_nothing_of_the_last_episode(pair):
     """Cookies, local and session storage, IndexedDB, the tab's name and its history, on every origin visited."""
     env, _ = pair

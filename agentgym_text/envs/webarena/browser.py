@@ -25,6 +25,7 @@ import shutil
 import socket
 import threading
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from agentgym_text.core.registry import MissingDependency
@@ -140,6 +141,46 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+_UNUSED_UI = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+"""Features of the browser's own UI that cost a renderer process per browser context in headless Chromium (the
+address bar's popup): off, a context costs one renderer, its tab's."""
+_LEAN_SWITCH: list[str] = []
+"""Playwright's ``--disable-features`` list with ``_UNUSED_UI`` added, once read off a launched Chromium. Chromium
+keeps only the last ``--disable-features`` it is given, so ours must repeat Playwright's, whose list is its own."""
+
+
+def _switch_of(port: int, name: str) -> str | None:
+    """The value of switch ``name`` of the Chromium listening on debugging ``port`` ('' if it has none), or None
+    if that process cannot be found (no /proc)."""
+    wanted = f"--remote-debugging-port={port}".encode()
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            argv = cmdline.read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if wanted in argv:
+            values = [arg.decode()[len(name) :] for arg in argv if arg.decode(errors="replace").startswith(name)]
+            return values[-1] if values else ""
+    return None
+
+
+def _launch_shared(executable: str, headless: bool):
+    """The shared Chromium, on a fresh debugging port, without ``_UNUSED_UI`` (the first launch of a process reads
+    Playwright's switch off the running browser, then launches again with the merged one)."""
+    port = _free_port()
+    browser = _launch(executable, headless, [f"--remote-debugging-port={port}", *_LEAN_SWITCH])
+    if not _LEAN_SWITCH:
+        disabled = _switch_of(port, "--disable-features=")
+        if disabled is None:  # no /proc: keep Chromium's UI
+            return browser, port
+        features = [name for name in disabled.split(",") if name]
+        _LEAN_SWITCH.append("--disable-features=" + ",".join(features + [f for f in _UNUSED_UI if f not in features]))
+        browser.close()
+        _release_driver()
+        return _launch_shared(executable, headless)
+    return browser, port
+
+
 class SharedChromium:
     """The one Chromium of a process that every env's browser connects to, each thread over its own CDP link.
 
@@ -175,8 +216,7 @@ class SharedChromium:
                     reply.put(None)
                     return
                 if browser is None:
-                    port = _free_port()
-                    browser = _launch(self.executable, self.headless, [f"--remote-debugging-port={port}"])
+                    browser, port = _launch_shared(self.executable, self.headless)
                     self._endpoint = f"http://127.0.0.1:{port}"
                     self.generation += 1
                 reply.put((self._endpoint, self.generation))
