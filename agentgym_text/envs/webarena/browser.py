@@ -174,7 +174,7 @@ def _launch_shared(executable: str, headless: bool):
         if disabled is None:  # no /proc: keep Chromium's UI
             return browser, port
         features = [name for name in disabled.split(",") if name]
-        _LEAN_SWITCH.append("--disable-features=" + ",".join(features + [f for f in _UNUSED_UI if f not in features]))
+        _LEAN_SWITCH[:] = ["--disable-features=" + ",".join(features + [f for f in _UNUSED_UI if f not in features])]
         browser.close()
         _release_driver()
         return _launch_shared(executable, headless)
@@ -188,7 +188,7 @@ class SharedChromium:
     slots), so the Chromium is launched and closed by a thread of its own that lives as long as someone uses it;
     the driver of that thread ties the browser's life to the process's. Users count: the last ``release`` closes
     it. ``endpoint`` relaunches a Chromium that has exited (crashed or killed), so the next episode of every env
-    gets a working browser; episodes in progress on the dead one end with an engine error (``Browser.connected``).
+    gets a working browser; episodes in progress on the dead one end with an engine error (``Browser.alive``).
     """
 
     def __init__(self, executable: str, headless: bool):
@@ -242,6 +242,14 @@ class SharedChromium:
 
 _SHARED: dict[tuple[int, str, bool], SharedChromium] = {}
 _SHARED_LOCK = threading.Lock()
+
+
+def _new_lock_in_child() -> None:
+    global _SHARED_LOCK
+    _SHARED_LOCK = threading.Lock()  # a fork while another thread held it would leave the child's copy held
+
+
+os.register_at_fork(after_in_child=_new_lock_in_child)
 _LINKS: dict[tuple[int, int, str], list] = {}
 """(process, thread, endpoint) -> [Playwright Browser over CDP, users]: one link per thread to the shared Chromium,
 shared by that thread's envs (each link attaches to every tab of the browser, so fewer links cost less)."""
