@@ -145,8 +145,8 @@ _UNUSED_UI = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 """Features of the browser's own UI that cost a renderer process per browser context in headless Chromium (the
 address bar's popup): off, a context costs one renderer, its tab's."""
 _LEAN_SWITCH: list[str] = []
-"""Playwright's ``--disable-features`` list with ``_UNUSED_UI`` added, once read off a launched Chromium. Chromium
-keeps only the last ``--disable-features`` it is given, so ours must repeat Playwright's, whose list is its own."""
+"""Playwright's ``--disable-features`` list with ``_UNUSED_UI`` added (once known: ``_lean_switch``). Chromium keeps
+only the last ``--disable-features`` it is given, so ours must repeat Playwright's, whose list is its own."""
 
 
 def _switch_of(port: int, name: str) -> str | None:
@@ -164,21 +164,50 @@ def _switch_of(port: int, name: str) -> str | None:
     return None
 
 
-def _launch_shared(executable: str, headless: bool):
-    """The shared Chromium, on a fresh debugging port, without ``_UNUSED_UI`` (the first launch of a process reads
-    Playwright's switch off the running browser, then launches again with the merged one)."""
+def _read_playwright_features(folder: Path, executable: str, headless: bool) -> None:
+    """Launch Chromium once and write the ``--disable-features`` Playwright gave it to ``folder`` (a line
+    ``unknown`` without /proc)."""
     port = _free_port()
-    browser = _launch(executable, headless, [f"--remote-debugging-port={port}", *_LEAN_SWITCH])
-    if not _LEAN_SWITCH:
+    browser = _launch(executable, headless, [f"--remote-debugging-port={port}"])
+    try:
         disabled = _switch_of(port, "--disable-features=")
-        if disabled is None:  # no /proc: keep Chromium's UI
-            return browser, port
-        features = [name for name in disabled.split(",") if name]
-        _LEAN_SWITCH[:] = ["--disable-features=" + ",".join(features + [f for f in _UNUSED_UI if f not in features])]
+    finally:
         browser.close()
         _release_driver()
-        return _launch_shared(executable, headless)
-    return browser, port
+    (folder / "disable-features").write_text("unknown" if disabled is None else disabled)
+
+
+def _lean_switch(executable: str, headless: bool) -> list[str]:
+    """``[--disable-features=<Playwright's list + _UNUSED_UI>]``, or [] if Playwright's list cannot be read.
+    Playwright's list is read off a launched browser once per Playwright version and kept in the cache."""
+    if not _LEAN_SWITCH:
+        from importlib.metadata import version
+
+        from agentgym_text.core.cache import CacheError, build_cached, source_key
+
+        key = source_key(version("playwright"))
+        try:
+            folder = build_cached(
+                "webarena",
+                f"playwright-switches-{key}",
+                lambda folder: _read_playwright_features(folder, executable, headless),
+                quiet=True,
+            )
+            disabled = (folder / "disable-features").read_text()
+        except (CacheError, OSError):
+            return []
+        if disabled == "unknown":
+            return []
+        features = [name for name in disabled.split(",") if name]
+        _LEAN_SWITCH[:] = ["--disable-features=" + ",".join(features + [f for f in _UNUSED_UI if f not in features])]
+    return list(_LEAN_SWITCH)
+
+
+def _launch_shared(executable: str, headless: bool):
+    """The shared Chromium, on a fresh debugging port, without ``_UNUSED_UI``."""
+    port = _free_port()
+    extra = [f"--remote-debugging-port={port}", *_lean_switch(executable, headless)]
+    return _launch(executable, headless, extra), port
 
 
 class SharedChromium:
