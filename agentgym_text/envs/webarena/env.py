@@ -82,8 +82,8 @@ class WebArenaEnv(TextEnv):
     storage states) and ``db_paths`` (site -> SQLite file, for the ``db_checks`` extension); ``judge_model`` (with ``judge_base_url``; key in ``OPENAI_API_KEY``) or ``llm`` (a callable
     ``messages -> reply text``) to judge ``fuzzy_match`` answers with a chat model as WebArena does (without
     one, fuzzy answers are matched by rules); ``chromium_path``; ``share_browser`` (default True: the envs of a
-    process share one Chromium, each in its own browser context; False: a Chromium of its own); ``max_obs_chars`` (the tree is
-    cut there, default 7680 = WebArena's 1920 tokens x 4); ``show_real_urls`` (off: WebArena's site names);
+    process share one Chromium, each in its own browser context; False: a Chromium of its own);
+    ``max_obs_chars`` (the tree is cut there, default 7680 = WebArena's 1920 tokens x 4); ``show_real_urls`` (off: WebArena's site names);
     ``agentboard_data`` (AgentBoard's data folder, else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``: its 245 WebArena
     tasks from ``webarena/test.jsonl``, with its difficulty labels; they need ``sites=``, WebArena's own sites);
     ``agentboard_fixes=False`` scores progress exactly as AgentBoard does, bugs included (``progress.py``), gives
