@@ -1,21 +1,25 @@
 """AgentBoard/WebArena-v0: browser start, reset and step latency, memory per env.
 
-Usage: .venv/bin/python benchmarks/webarena.py [--episodes 12] [--envs 1 2]
+Usage: .venv/bin/python benchmarks/webarena.py [--episodes 12] [--envs 1 4 8] [--separate]
 
 - start: wall clock of the first reset of a fresh env (site server start + Chromium launch + first page), and of
   Chromium's launch alone;
-- reset: wall clock of later resets (fresh database copies, fresh browser context, start page, first observation);
+- reset: wall clock of later resets (fresh database copies, the browser context restarted, start page, first
+  observation), the CPU time they cost the whole process tree (Python, driver, Chromium: what the load of a shared
+  machine does not inflate), and where the wall clock goes (p50 of each part);
 - step: wall clock of ``env.step`` in expert episodes over evenly spread shipped tasks, p50 / p95 / max, and by
   action kind (click, type, goto, scroll, stop);
 - memory: PSS (shared pages split between the processes sharing them) and the plain RSS sum of the Python
   process plus the Playwright driver and every Chromium process under it, for 1 and N envs in one process
-  (``--envs``), after their episodes; per env = total / N.
+  (``--envs``), after their episodes; per env = total / N, and per additional env = (total(N) - total(1)) / (N - 1).
+  The envs share the process's one Chromium unless ``--separate`` (a Chromium each, as before issue #31).
 Wall-clock figures on a shared machine are upper bounds.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -56,36 +60,91 @@ def _percentiles(values: list[float]) -> str:
     return f"p50 {statistics.median(values) * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  max {values[-1] * 1000:7.1f} ms"
 
 
+def _tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` and its descendants, from /proc: those alive now and, through their
+    parents' counts of reaped children, those that have exited (a closed context's renderer)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    times: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+        times[int(stat.parent.name)] = sum(int(value) for value in fields[11:15])
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        total += times.get(current, 0)
+        stack.extend(children.get(current, []))
+    return total / ticks
+
+
+class _Split:
+    """Wall-clock seconds spent in named methods during resets (where a reset's time goes)."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, list[float]] = {}
+        self.active = False
+
+    def wrap(self, owner, name: str, label: str) -> None:
+        original = getattr(owner, name)
+
+        def timed(*args, **kwargs):
+            began = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                if self.active:
+                    self.spent.setdefault(label, []).append(time.perf_counter() - began)
+
+        setattr(owner, name, timed)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=12)
-    parser.add_argument("--envs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--envs", type=int, nargs="+", default=[1, 4, 8])
+    parser.add_argument("--separate", action="store_true", help="a Chromium per env instead of one per process")
     args = parser.parse_args()
 
-    import os
-
-    from agentgym_text.envs.webarena.browser import Browser
+    from agentgym_text.envs.webarena import sites
+    from agentgym_text.envs.webarena.browser import Browser, Session
     from agentgym_text.envs.webarena.env import WebArenaEnv
 
-    browser = Browser()
+    shared = not args.separate
+    print(f"uptime: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (load 1, 5 min); shared browser: {shared}")
+    browser = Browser(shared=False)
     began = time.perf_counter()
     browser._ensure()
     launch = time.perf_counter() - began
     browser.close()
     print(f"Chromium launch alone: {launch * 1000:.0f} ms")
 
-    env = WebArenaEnv()
+    env = WebArenaEnv(share_browser=shared)
     began = time.perf_counter()
     env.reset(options={"task_index": 0})
     print(f"first reset (site server + Chromium + first page): {(time.perf_counter() - began) * 1000:.0f} ms")
 
+    split = _Split()
+    split.wrap(sites.SiteServer, "reset", "database copies")
+    split.wrap(Session, "restart", "context restart")
+    split.wrap(Browser, "new_session", "new context + tab")
+    split.wrap(Session, "goto", "start page (load + settle)")
+    split.wrap(Session, "state", "accessibility tree read")
+    split.wrap(WebArenaEnv, "_observe", "first observation (tree + text)")
     count = len(env.task_ids)
     chosen = [round(i * (count - 1) / max(args.episodes - 1, 1)) for i in range(args.episodes)]
-    resets, steps, by_kind = [], [], {}
+    resets, reset_cpu, steps, by_kind = [], [], [], {}
     for index in chosen:
+        cpu = _tree_cpu_seconds(os.getpid())
         began = time.perf_counter()
+        split.active = True
         env.reset(options={"task_index": index})
+        split.active = False
         resets.append(time.perf_counter() - began)
+        reset_cpu.append(_tree_cpu_seconds(os.getpid()) - cpu)
         while not env.episode_over:
             action = env.expert_action()
             began = time.perf_counter()
@@ -94,21 +153,29 @@ def main() -> None:
             steps.append(spent)
             by_kind.setdefault(action.split(" ")[0].split("[")[0], []).append(spent)
     print(f"reset ({len(resets)} episodes): {_percentiles(resets)}")
+    print(f"  CPU of the process tree per reset: {_percentiles(reset_cpu)}")
+    for label, values in split.spent.items():
+        print(f"  {label:<32} n={len(values):<3} p50 {statistics.median(values) * 1000:7.1f} ms")
     print(f"step  ({len(steps)} expert steps): {_percentiles(steps)}  ({len(steps) / sum(steps):.1f} steps/s)")
     for kind, values in sorted(by_kind.items()):
         print(f"  {kind:<10} n={len(values):<4} {_percentiles(values)}")
     env.close()
 
+    first = None
     for number in args.envs:
-        envs = [WebArenaEnv() for _ in range(number)]
+        envs = [WebArenaEnv(share_browser=shared) for _ in range(number)]
         for i, one in enumerate(envs):
             one.reset(options={"task_index": chosen[i % len(chosen)]})
             while not one.episode_over:
                 one.step(one.expert_action())
         rss, pss = _memory_tree_mb(os.getpid())
+        first = first or (number, pss)
+        extra = ""
+        if number > first[0]:
+            extra = f", {(pss - first[1]) / (number - first[0]):.0f} MB per additional env"
         print(
             f"memory with {number} env(s) in one process (Python + driver + Chromium processes): PSS {pss:.0f} MB "
-            f"({pss / number:.0f} MB per env), RSS sum {rss:.0f} MB ({rss / number:.0f} MB per env)"
+            f"({pss / number:.0f} MB per env{extra}), RSS sum {rss:.0f} MB ({rss / number:.0f} MB per env)"
         )
         for one in envs:
             one.close()

@@ -178,6 +178,23 @@ def test_two_servers_are_isolated_and_reset_restores(server, monkeypatch):
     assert not work.exists()
 
 
+def test_reset_copies_back_what_was_changed_by_requests_or_through_db_path(server):
+    urls = server.start()
+    server.reset()
+    stamp = {site: server.db_path(site).stat().st_mtime_ns for site in ("reddit", "gitlab", "wikipedia")}
+    get(urls["reddit"] + "/f/books")  # a read changes nothing
+    post(urls["reddit"] + "/submit", forum="books", title="Changed by a request", body="x")
+    with sqlite3.connect(server.db_path("gitlab")) as database:  # a write outside the sites
+        database.execute("UPDATE projects SET name = name || ' (edited)'")
+    server.reset()
+    assert "Changed by a request" not in get(urls["reddit"] + "/f/books?sort=new")[1]
+    for site in ("reddit", "gitlab", "wikipedia"):
+        live = server.db_path(site)
+        assert live.read_bytes() == (server.data_dir / live.name).read_bytes(), site
+    assert server.db_path("wikipedia").stat().st_mtime_ns == stamp["wikipedia"]  # untouched: not copied again
+    assert server.db_path("reddit").stat().st_mtime_ns != stamp["reddit"]
+
+
 def test_forms_post_and_redirect(server):
     urls = server.start()
     server.reset()

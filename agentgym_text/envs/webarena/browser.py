@@ -20,19 +20,24 @@ ends up elsewhere (``data:``, ``file:``) is sent back. ``goto`` is checked befor
 from __future__ import annotations
 
 import os
+import queue
 import shutil
+import socket
 import threading
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from agentgym_text.core.registry import MissingDependency
 from agentgym_text.envs.webarena.axtree import AXNode, PageState, layout_boxes, prune_to_viewport
 
-__all__ = ["Browser", "Session", "AXNode", "PageState", "find_chromium", "origin_of", "VIEWPORT"]
+__all__ = ["Browser", "SharedChromium", "Session", "AXNode", "PageState", "find_chromium", "origin_of", "VIEWPORT"]
 
 VIEWPORT = {"width": 1280, "height": 720}
 """AgentBoard's window size."""
 _SETTLE_TIMEOUT_S = 8.0
+_BLANK_PATH = "/__agentgym_blank__"
+"""A path on every site that the fence answers itself with an empty page (``Session.restart`` uses it)."""
 _NAVIGATION_WATCH = """
 window.__agNav = false;
 window.__agPopup = false;
@@ -80,6 +85,7 @@ def origin_of(url: str) -> str:
 _DRIVERS: dict[tuple[int, int], list] = {}
 """(process, thread) -> [Playwright, users]: Playwright's sync API allows one driver per thread, shared by its
 browsers; the process id keeps a forked child (a vector env's worker) from using its parent's driver."""
+_LAUNCH_ARGS = ["--no-first-run", "--disable-extensions", "--disable-background-networking"]
 
 
 def _driver():
@@ -108,44 +114,296 @@ def _release_driver() -> None:
         entry[0].stop()
 
 
-class Browser:
-    """One headless Chromium process (started lazily by the first ``new_session``)."""
+def _launch(executable: str, headless: bool, extra_args: list[str] = ()):
+    """A Chromium launched by this thread's driver (Playwright's own switches, so every browser here is alike)."""
+    return _driver().chromium.launch(
+        executable_path=executable, headless=headless, args=_LAUNCH_ARGS + list(extra_args)
+    )
 
-    def __init__(self, executable: str | None = None, headless: bool = True):
+
+def _alive(browser) -> bool:
+    """Whether ``browser`` still answers. ``is_connected`` alone can lag: the sync API learns of a dead browser
+    only while a call of this thread is under way, so ask the browser something."""
+    if browser is None or not browser.is_connected():
+        return False
+    try:
+        cdp = browser.new_browser_cdp_session()
+        cdp.send("Browser.getVersion")
+        cdp.detach()
+        return True
+    except Exception:
+        return False
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+_UNUSED_UI = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+"""Features of the browser's own UI that cost a renderer process per browser context in headless Chromium (the
+address bar's popup): off, a context costs one renderer, its tab's."""
+_LEAN_SWITCH: list[str] = []
+"""Playwright's ``--disable-features`` list with ``_UNUSED_UI`` added (once known: ``_lean_switch``). Chromium keeps
+only the last ``--disable-features`` it is given, so ours must repeat Playwright's, whose list is its own."""
+
+
+def _switch_of(port: int, name: str) -> str | None:
+    """The value of switch ``name`` of the Chromium listening on debugging ``port`` ('' if it has none), or None
+    if that process cannot be found (no /proc)."""
+    wanted = f"--remote-debugging-port={port}".encode()
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            argv = cmdline.read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if wanted in argv:
+            values = [arg.decode()[len(name) :] for arg in argv if arg.decode(errors="replace").startswith(name)]
+            return values[-1] if values else ""
+    return None
+
+
+def _read_playwright_features(folder: Path, executable: str, headless: bool) -> None:
+    """Launch Chromium once and write the ``--disable-features`` Playwright gave it to ``folder`` (a line
+    ``unknown`` without /proc)."""
+    port = _free_port()
+    browser = _launch(executable, headless, [f"--remote-debugging-port={port}"])
+    try:
+        disabled = _switch_of(port, "--disable-features=")
+    finally:
+        browser.close()
+        _release_driver()
+    (folder / "disable-features").write_text("unknown" if disabled is None else disabled)
+
+
+def _lean_switch(executable: str, headless: bool) -> list[str]:
+    """``[--disable-features=<Playwright's list + _UNUSED_UI>]``, or [] if Playwright's list cannot be read.
+    Playwright's list is read off a launched browser once per Playwright version and kept in the cache."""
+    if not _LEAN_SWITCH:
+        from importlib.metadata import version
+
+        from agentgym_text.core.cache import CacheError, build_cached, source_key
+
+        key = source_key(version("playwright"))
+        try:
+            folder = build_cached(
+                "webarena",
+                f"playwright-switches-{key}",
+                lambda folder: _read_playwright_features(folder, executable, headless),
+                quiet=True,
+            )
+            disabled = (folder / "disable-features").read_text()
+        except (CacheError, OSError):
+            return []
+        if disabled == "unknown":
+            return []
+        features = [name for name in disabled.split(",") if name]
+        _LEAN_SWITCH[:] = ["--disable-features=" + ",".join(features + [f for f in _UNUSED_UI if f not in features])]
+    return list(_LEAN_SWITCH)
+
+
+def _launch_shared(executable: str, headless: bool):
+    """The shared Chromium, on a fresh debugging port, without ``_UNUSED_UI``."""
+    port = _free_port()
+    extra = [f"--remote-debugging-port={port}", *_lean_switch(executable, headless)]
+    return _launch(executable, headless, extra), port
+
+
+class SharedChromium:
+    """The one Chromium of a process that every env's browser connects to, each thread over its own CDP link.
+
+    Playwright's sync objects belong to the thread that made them, and env threads come and go (the eval runner's
+    slots), so the Chromium is launched and closed by a thread of its own that lives as long as someone uses it;
+    the driver of that thread ties the browser's life to the process's. Users count: the last ``release`` closes
+    it. ``endpoint`` relaunches a Chromium that has exited (crashed or killed), so the next episode of every env
+    gets a working browser; episodes in progress on the dead one end with an engine error (``Browser.alive``).
+    """
+
+    def __init__(self, executable: str, headless: bool):
+        self.executable, self.headless = executable, headless
+        self.users = 0
+        self.generation = 0
+        self._requests: queue.Queue = queue.Queue()
+        self._endpoint = ""
+        self._thread = threading.Thread(target=self._serve, name="agentgym-chromium", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        browser = None
+        while True:
+            kind, reply = self._requests.get()
+            try:
+                if browser is not None and (kind == "close" or not _alive(browser)):
+                    try:
+                        browser.close()
+                    except Exception:  # already gone
+                        pass
+                    browser = None
+                    _release_driver()
+                if kind == "close":
+                    reply.put(None)
+                    return
+                if browser is None:
+                    browser, port = _launch_shared(self.executable, self.headless)
+                    self._endpoint = f"http://127.0.0.1:{port}"
+                    self.generation += 1
+                reply.put((self._endpoint, self.generation))
+            except Exception as error:  # handed to the caller's thread
+                reply.put(error)
+
+    def _ask(self, kind: str):
+        reply: queue.Queue = queue.Queue()
+        self._requests.put((kind, reply))
+        answer = reply.get()
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    def endpoint(self) -> tuple[str, int]:
+        """(CDP endpoint, launch number) of a running Chromium, launching one if there is none or it died."""
+        return self._ask("ensure")
+
+    def close(self) -> None:
+        self._ask("close")
+        self._thread.join(timeout=10)
+
+
+_SHARED: dict[tuple[int, str, bool], SharedChromium] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def _new_lock_in_child() -> None:
+    global _SHARED_LOCK
+    _SHARED_LOCK = threading.Lock()  # a fork while another thread held it would leave the child's copy held
+
+
+os.register_at_fork(after_in_child=_new_lock_in_child)
+_LINKS: dict[tuple[int, int, str], list] = {}
+"""(process, thread, endpoint) -> [Playwright Browser over CDP, users]: one link per thread to the shared Chromium,
+shared by that thread's envs (each link attaches to every tab of the browser, so fewer links cost less)."""
+
+
+def _acquire_shared(executable: str, headless: bool) -> SharedChromium:
+    with _SHARED_LOCK:
+        key = (os.getpid(), executable, headless)
+        shared = _SHARED.get(key)
+        if shared is None:
+            shared = _SHARED[key] = SharedChromium(executable, headless)
+        shared.users += 1
+        return shared
+
+
+def _release_shared(shared: SharedChromium) -> None:
+    with _SHARED_LOCK:
+        shared.users -= 1
+        if shared.users > 0:
+            return
+        _SHARED.pop((os.getpid(), shared.executable, shared.headless), None)
+    shared.close()
+
+
+def _link(endpoint: str):
+    key = (os.getpid(), threading.get_ident(), endpoint)  # the endpoint names a launch: "url#launch number"
+    entry = _LINKS.get(key)
+    if entry is None or not entry[0].is_connected():
+        entry = _LINKS[key] = [_driver().chromium.connect_over_cdp(endpoint.split("#")[0]), 0]
+    entry[1] += 1
+    return entry[0]
+
+
+def _unlink(endpoint: str) -> None:
+    key = (os.getpid(), threading.get_ident(), endpoint)
+    entry = _LINKS.get(key)
+    if entry is None:
+        return
+    entry[1] -= 1
+    if entry[1] <= 0:
+        del _LINKS[key]
+        try:
+            entry[0].close()
+        except Exception:  # the browser is gone already
+            pass
+        _release_driver()
+
+
+class Browser:
+    """An env's handle on Chromium, started lazily by the first ``new_session``.
+
+    ``shared=True`` (the default): the process's one ``SharedChromium``, reached from this thread over CDP, so
+    envs in one process cost a browser context each, not a browser. ``shared=False``: a Chromium of its own.
+    Use a handle from one thread (the one that made its first session), as for any Playwright object.
+    """
+
+    def __init__(self, executable: str | None = None, headless: bool = True, shared: bool = True):
         self.executable = find_chromium(executable)
         self.headless = headless
-        self._playwright = None
+        self.shared = shared
+        self._owner: SharedChromium | None = None
+        self._endpoint = ""
         self._browser = None
 
+    def alive(self) -> bool:
+        """False once the Chromium this handle uses has exited (crashed or killed), or before it is started."""
+        return _alive(self._browser)
+
     def _ensure(self):
+        if self._browser is not None and not self.alive():
+            self._disconnect()  # the Chromium died: a new one below
         if self._browser is None:
-            self._playwright = _driver()
-            self._browser = self._playwright.chromium.launch(
-                executable_path=self.executable,
-                headless=self.headless,
-                args=["--no-first-run", "--disable-extensions", "--disable-background-networking"],
-            )
+            if not self.shared:
+                self._browser = _launch(self.executable, self.headless)
+            else:
+                if self._owner is None:
+                    self._owner = _acquire_shared(self.executable, self.headless)
+                url, launch = self._owner.endpoint()
+                self._endpoint = f"{url}#{launch}"
+                self._browser = _link(self._endpoint)
         return self._browser
 
     def new_session(self, origins: list[str], storage_state: str | None = None) -> Session:
         """A fresh browser context (no history; cookies only from ``storage_state``) that reaches only ``origins``."""
         return Session(self._ensure(), origins, storage_state)
 
+    def _disconnect(self) -> None:
+        browser, self._browser = self._browser, None
+        if browser is None:
+            return
+        if self.shared:
+            _unlink(self._endpoint)
+            return
+        try:
+            browser.close()
+        except Exception:  # already gone
+            pass
+        finally:
+            _release_driver()
+
     def close(self) -> None:
-        if self._browser is not None:
-            try:
-                self._browser.close()
-            finally:
-                self._browser = None
-                self._playwright = None
-                _release_driver()
+        self._disconnect()
+        if self._owner is not None:
+            owner, self._owner = self._owner, None
+            _release_shared(owner)
+
+
+def _web_origin(origin: str) -> str:
+    """``origin_of``'s form as the web writes it (no default port), as CDP's storage calls want it."""
+    for scheme, port in (("http", ":80"), ("https", ":443")):
+        if origin.startswith(scheme + "://") and origin.endswith(port):
+            return origin[: -len(port)]
+    return origin
 
 
 class Session:
-    """One episode's browser context: its tabs, the fence around the sites, and CDP reads and inputs."""
+    """One env's browser context: its tabs, the fence around the sites, and CDP reads and inputs.
+
+    A context made without a storage state serves episode after episode (``restart`` then ``forget_history``):
+    its first tab keeps its renderer process, whose start is most of what a fresh context costs.
+    """
 
     def __init__(self, browser, origins: list[str], storage_state: str | None = None):
         self.origins = {origin_of(url) for url in origins} - {""}
+        self.storage_state = storage_state
         self.context = browser.new_context(viewport=VIEWPORT, service_workers="block", storage_state=storage_state)
         self.context.add_init_script(_NAVIGATION_WATCH)
         self.context.route("**/*", self._fence)
@@ -155,11 +413,48 @@ class Session:
         self._pending_navigations = 0
         self._failed_navigations = 0
         self._adopting = True
+        self._visited: set[str] = set()
+        self._cdp_sessions: dict = {}
         self.context.on("page", self._adopt)
         self.context.on("request", self._on_request)
         self.context.on("requestfinished", self._on_request_done)
         self.context.on("requestfailed", self._on_request_done)
         self.new_tab()
+
+    # ---- episodes ----------------------------------------------------------------------------------
+    def can_restart(self, origins: list[str], storage_state: str | None) -> bool:
+        """Whether ``restart`` gives what a new session for these arguments would (no logins to restore)."""
+        wanted = {origin_of(url) for url in origins} - {""}
+        return storage_state is None and self.storage_state is None and wanted == self.origins and bool(self.pages)
+
+    def restart(self) -> None:
+        """Make this context as a fresh one is: one blank tab, no cookies, no site storage (local, session,
+        IndexedDB, caches), nothing blocked; call ``forget_history`` once the start pages are open."""
+        for page in self.pages[1:]:
+            self._cdp_sessions.pop(page, None)
+            page.close()
+        page = self.pages[0]
+        self.pages, self.active = [page], 0
+        # A tab's session storage (one per origin) and its name outlive its documents, and only a document of
+        # the origin can clear it: the current one, else a blank page of that origin that the fence answers.
+        current = origin_of(page.url)
+        for origin in sorted(self._visited & self.origins):
+            if origin != current:
+                page.goto(origin + _BLANK_PATH)
+            page.evaluate("sessionStorage.clear(); window.name = ''")
+        page.goto("about:blank")
+        self.context.clear_cookies()
+        cdp = self._cdp()
+        for origin in sorted(self._visited & self.origins):  # only a document of an origin stores data for it
+            cdp.send("Storage.clearDataForOrigin", {"origin": _web_origin(origin), "storageTypes": "all"})
+        self._visited.clear()
+        self.blocked = []
+        self._pending_navigations = self._failed_navigations = 0
+
+    def forget_history(self) -> None:
+        """Drop the tabs' back/forward entries (a restarted tab's earlier episodes; the blank start of a new one)."""
+        for index in range(len(self.pages)):
+            self._cdp(self.pages[index]).send("Page.resetNavigationHistory")
 
     # ---- fence -----------------------------------------------------------------------------------
     def allowed(self, url: str) -> bool:
@@ -167,7 +462,9 @@ class Session:
 
     def _fence(self, route) -> None:
         url = route.request.url
-        if self.allowed(url):
+        if url.endswith(_BLANK_PATH) and self.allowed(url):
+            route.fulfill(status=200, body="<!doctype html><title></title>", content_type="text/html")
+        elif self.allowed(url):
             route.continue_()
         elif route.request.is_navigation_request():
             # A 204 answer to a navigation leaves the tab where it is (no error page, no history entry).
@@ -192,6 +489,10 @@ class Session:
         if self._adopting and page not in self.pages:
             self.pages.append(page)
             self.active = len(self.pages) - 1
+            page.on("framenavigated", self._on_navigated)
+
+    def _on_navigated(self, frame) -> None:
+        self._visited.add(origin_of(frame.url))
 
     # ---- tabs --------------------------------------------------------------------------------------
     @property
@@ -208,6 +509,7 @@ class Session:
 
     def close_tab(self) -> None:
         page = self.pages.pop(self.active)
+        self._cdp_sessions.pop(page, None)
         page.close()
         if not self.pages:
             self.new_tab()
@@ -277,16 +579,18 @@ class Session:
         nodes, outline = self._ax_nodes()
         return PageState(url=self.page.url, tabs=titles, active=self.active, nodes=nodes, outline=outline)
 
-    def _cdp(self):
-        return self.context.new_cdp_session(self.page)
+    def _cdp(self, page=None):
+        """The CDP session of ``page`` (the active tab), kept while the tab lives: one less round trip a call."""
+        page = page or self.page
+        cdp = self._cdp_sessions.get(page)
+        if cdp is None:
+            cdp = self._cdp_sessions[page] = self.context.new_cdp_session(page)
+        return cdp
 
     def _ax_nodes(self) -> tuple[list[AXNode], list[tuple[str, str, int, int]]]:
         cdp = self._cdp()
-        try:
-            tree = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
-            boxes = layout_boxes(cdp)
-        finally:
-            cdp.detach()
+        tree = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
+        boxes = layout_boxes(cdp)
         metrics = self.page.evaluate("[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]")
         return prune_to_viewport(tree, boxes, tuple(float(value) for value in metrics))
 
@@ -295,13 +599,10 @@ class Session:
         """Scroll the node into view and return its centre in viewport pixels (None if it has no box)."""
         cdp = self._cdp()
         try:
-            try:
-                cdp.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": backend_id})
-                quads = cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id})["quads"]
-            except Exception:
-                return None
-        finally:
-            cdp.detach()
+            cdp.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": backend_id})
+            quads = cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id})["quads"]
+        except Exception:
+            return None
         if not quads:
             return None
         quad = quads[0]
@@ -330,8 +631,6 @@ class Session:
             return cdp.send("DOM.describeNode", {"backendNodeId": backend_id})["node"]["nodeName"].upper()
         except Exception:
             return ""
-        finally:
-            cdp.detach()
 
     def _choose_option(self, backend_id: int, label: str, submit: bool) -> bool:
         """A <select>: pick the option whose text is ``label`` (what typing its name does in a real browser)."""
@@ -356,8 +655,6 @@ class Session:
             return bool(result.get("result", {}).get("value"))
         except Exception:
             return False
-        finally:
-            cdp.detach()
 
     def type(self, backend_id: int, text: str, enter: bool) -> bool:
         """Click the field, replace its content with ``text``, then press Enter when asked (a <select> gets
@@ -396,6 +693,7 @@ class Session:
         if url is not None and url != page.url:
             self._adopting, active = False, self.active
             scratch = self.context.new_page()
+            scratch.on("framenavigated", self._on_navigated)  # what it stores is cleared at restart too
             try:
                 scratch.goto(url, wait_until="load", timeout=_SETTLE_TIMEOUT_S * 1000)
             except Exception:

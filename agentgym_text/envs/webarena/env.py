@@ -18,7 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agentgym_text.core.info import InvalidReason
+from agentgym_text.core.actions import ActionError
+from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
@@ -80,8 +81,9 @@ class WebArenaEnv(TextEnv):
     optional ``auth_dir`` (its ``.auth`` folder of
     storage states) and ``db_paths`` (site -> SQLite file, for the ``db_checks`` extension); ``judge_model`` (with ``judge_base_url``; key in ``OPENAI_API_KEY``) or ``llm`` (a callable
     ``messages -> reply text``) to judge ``fuzzy_match`` answers with a chat model as WebArena does (without
-    one, fuzzy answers are matched by rules); ``chromium_path``; ``max_obs_chars`` (the tree is
-    cut there, default 7680 = WebArena's 1920 tokens x 4); ``show_real_urls`` (off: WebArena's site names);
+    one, fuzzy answers are matched by rules); ``chromium_path``; ``share_browser`` (default True: the envs of a
+    process share one Chromium, each in its own browser context; False: a Chromium of its own);
+    ``max_obs_chars`` (the tree is cut there, default 7680 = WebArena's 1920 tokens x 4); ``show_real_urls`` (off: WebArena's site names);
     ``agentboard_data`` (AgentBoard's data folder, else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``: its 245 WebArena
     tasks from ``webarena/test.jsonl``, with its difficulty labels; they need ``sites=``, WebArena's own sites);
     ``agentboard_fixes=False`` scores progress exactly as AgentBoard does, bugs included (``progress.py``), gives
@@ -113,6 +115,7 @@ class WebArenaEnv(TextEnv):
         judge_model: str | None = None,
         judge_base_url: str | None = None,
         chromium_path: str | None = None,
+        share_browser: bool = True,
         max_obs_chars: int = DEFAULT_MAX_CHARS,
         show_real_urls: bool = False,
         agentboard_data: str | os.PathLike[str] | None = None,
@@ -150,6 +153,7 @@ class WebArenaEnv(TextEnv):
             llm = make_judge(judge_model, judge_base_url)
         self._llm = llm
         self._chromium_path = chromium_path
+        self._share_browser = share_browser
         self._max_obs_chars = max_obs_chars
         self._show_real_urls = show_real_urls
         self._server = None
@@ -187,23 +191,42 @@ class WebArenaEnv(TextEnv):
         sites = self._sites()
         if self._server is not None:
             self._server.reset()
-        if self._session is not None:
-            self._session.close()
         if self._browser is None:
-            self._browser = Browser(self._chromium_path)
+            self._browser = Browser(self._chromium_path, shared=self._share_browser)
         self._config = dict(task.params)
-        self._session = self._browser.new_session(list(sites.values()), storage_state=self._storage_state())
+        self._open_session(list(sites.values()), self._storage_state())
         for index, url in enumerate(str(self._config.get("start_url", "")).split(" |AND| ")):
             if index:
                 self._session.new_tab()
             self._session.goto(self._urls.fill(url.strip()))
         if self._session.active:
             self._session.focus_tab(0)
+        self._session.forget_history()
         self._tracker = ProgressTracker(self._config, sites, agentboard_rule=not self.agentboard_fixes)
         self._progress_value = 0.0
         self._expert.start(self._config.get("gold") or [], str(self._config.get("start_url", "")))
         observation = self._observe()
         return Start(observation, goal=self._config.get("intent", task.goal))
+
+    def _open_session(self, origins: list[str], storage_state: str | None) -> None:
+        """This episode's browser context: the last one restarted when it can be, else a new one (on a new
+        Chromium if the old one died)."""
+        session = self._session
+        if session is not None and session.can_restart(origins, storage_state):
+            try:
+                session.restart()
+                return
+            except Exception:  # a crashed tab or browser: a new context below
+                pass
+        if session is not None:
+            session.close()
+        self._session = None
+        try:
+            self._session = self._browser.new_session(origins, storage_state=storage_state)
+        except Exception:
+            if self._browser.alive():
+                raise
+            self._session = self._browser.new_session(origins, storage_state=storage_state)  # on a new Chromium
 
     def _storage_state(self) -> str | None:
         state = self._config.get("storage_state") if self._config else None
@@ -221,6 +244,25 @@ class WebArenaEnv(TextEnv):
 
     # ---- actions ----------------------------------------------------------------------------------------
     def _act(self, action: str) -> Outcome:
+        try:
+            outcome = self._apply(action)
+        except ActionError:
+            raise
+        except Exception:
+            if self._browser is None or self._browser.alive():
+                raise
+            outcome = None
+        # A refused action may be a dead browser's doing (an element "without a box"): ask the browser then.
+        if outcome is not None and (outcome.valid or self._browser is None or self._browser.alive()):
+            return outcome
+        return Outcome(
+            "The browser exited during this action, so the episode is lost; reset() starts the next episode "
+            "on a new browser.",
+            terminated=True,
+            finish_reason=FinishReason.ENGINE_ERROR.value,
+        )
+
+    def _apply(self, action: str) -> Outcome:
         parsed = parse_action(action)  # an ActionError is the step's invalid outcome
         self._expert.saw(action, parsed)
         session = self._session

@@ -2,7 +2,7 @@
 
     server = SiteServer()
     urls = server.start()          # {"shopping": "http://127.0.0.1:PORT", ...}, one port per site
-    server.reset()                 # every site back to a fresh copy of its seeded database
+    server.reset()                 # every site back to a fresh copy of its seeded database (those changed)
     server.db_path("reddit")       # this server's live database of the forum (for program checks)
     server.close()
 
@@ -89,8 +89,16 @@ class SiteServer:
         self._locks = {name: threading.Lock() for name in _DATABASES}
         self._servers: list = []
         self.urls: dict[str, str] = {}
+        self._changed: set[str] = set()
+        self._stamps: dict[str, tuple[int, int]] = {}
         for name in _DATABASES:
-            shutil.copyfile(self.data_dir / f"{name}.sqlite", self._work / f"{name}.sqlite")
+            self._copy(name)
+
+    def _copy(self, name: str) -> None:
+        live = self._work / f"{name}.sqlite"
+        shutil.copyfile(self.data_dir / f"{name}.sqlite", live)
+        stat = live.stat()
+        self._stamps[name] = (stat.st_mtime_ns, stat.st_size)
 
     def db_path(self, site: str) -> Path:
         if site not in _SITE_DB:
@@ -100,16 +108,27 @@ class SiteServer:
     def start(self) -> dict[str, str]:
         if not self.urls:
             for site in SITE_NAMES:
-                live = web.LiveSite(_APPS[site], self.db_path(site), self._locks[_SITE_DB[site]])
+                name = _SITE_DB[site]
+                live = web.LiveSite(
+                    _APPS[site],
+                    self.db_path(site),
+                    self._locks[name],
+                    on_write=lambda name=name: self._changed.add(name),
+                )
                 server, thread, url = web.serve(live)
                 self._servers.append((server, thread))
                 self.urls[site] = url
         return dict(self.urls)
 
     def reset(self) -> None:
+        """Every database back to its seeded copy: those a request changed, or whose file changed otherwise (its
+        time or size: a write through ``db_path``); the rest are still the copy."""
         for name, lock in self._locks.items():
             with lock:
-                shutil.copyfile(self.data_dir / f"{name}.sqlite", self._work / f"{name}.sqlite")
+                stat = (self._work / f"{name}.sqlite").stat()
+                if name in self._changed or (stat.st_mtime_ns, stat.st_size) != self._stamps[name]:
+                    self._copy(name)
+                    self._changed.discard(name)
 
     def close(self) -> None:
         for server, thread in self._servers:

@@ -194,6 +194,8 @@ class _Handler(BaseHTTPRequestHandler):
             try:
                 status, result = site.app.dispatch(Request(method, path, query, form, db))
                 db.commit()
+                if db.total_changes:
+                    site.on_write()
             except Exception:  # a bug or a hostile request must not kill the connection silently
                 db.rollback()
                 status, result = 500, site.app.page("Server error", "<p>The request could not be handled.</p>")
@@ -224,11 +226,17 @@ class _Handler(BaseHTTPRequestHandler):
         self._handle("POST")
 
 
+def _nothing() -> None:
+    pass
+
+
 @dataclass
 class LiveSite:
     app: App
     db_path: Path
     lock: threading.Lock
+    on_write: Callable[[], None] = _nothing
+    """Called (under ``lock``) after a request that changed the database."""
 
 
 class _SiteHTTPServer(ThreadingHTTPServer):
