@@ -276,6 +276,8 @@ class ScienceWorldEngine:
             self.start()
             return
         old, self._sim = self._sim, None
+        self._loaded = None
+        self._used = False
         self.start()
         if old is not None:
             old.close()
