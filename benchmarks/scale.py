@@ -21,6 +21,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 # this folder holds files named like the engines' packages (jericho.py, scienceworld.py): keep it off the path
 _HERE = Path(__file__).resolve().parent
@@ -62,10 +63,14 @@ def memory_tree_mib(pid: int) -> tuple[float, float]:
     return rss / 1024, pss / 1024
 
 
-def measure(env_id: str, num_envs: int, seconds: float) -> dict[str, float]:
-    """First-reset wall clock, sub-env steps/s and memory per env of ``num_envs`` envs in an async vector env."""
+def measure(env_id: str, num_envs: int, seconds: float, **in_process: Any) -> dict[str, float]:
+    """First-reset wall clock, sub-env steps/s and memory per env of ``num_envs`` envs in an async vector env, or
+    with ``in_process`` (env keywords) in a sync vector env: every env in this process (see ``scienceworld_jvm``)."""
     rss0, pss0 = memory_tree_mib(os.getpid())
-    envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="async")
+    if in_process:
+        envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="sync", **in_process)
+    else:
+        envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="async")
     try:
         start = time.perf_counter()
         envs.reset(seed=list(range(num_envs)))
@@ -88,11 +93,22 @@ def measure(env_id: str, num_envs: int, seconds: float) -> dict[str, float]:
     }
 
 
+def scienceworld_jvm(mode: str | None) -> dict[str, Any]:
+    """``--scienceworld-jvm own|shared``: the ScienceWorld envs in this process (a sync vector env), each with a
+    JVM of its own or all sharing the process's JVM pool (``jvm="shared"``); unset: the async vector env."""
+    return {} if mode is None else {"jvm": mode}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--families", nargs="*", default=list(FAMILIES), choices=list(FAMILIES))
     parser.add_argument("--envs", nargs="*", type=int, default=[1, 8, 64])
     parser.add_argument("--seconds", type=float, default=20.0, help="stepping time per measurement")
+    parser.add_argument(
+        "--scienceworld-jvm",
+        choices=["own", "shared"],
+        help="ScienceWorld envs in this process, a JVM each (own) or one shared JVM (shared)",
+    )
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     print(
@@ -101,7 +117,8 @@ def main() -> None:
     for family in args.families:
         for count in args.envs:
             try:
-                row = measure(FAMILIES[family], count, args.seconds)
+                extra = scienceworld_jvm(args.scienceworld_jvm) if family == "scienceworld" else {}
+                row = measure(FAMILIES[family], count, args.seconds, **extra)
             except Exception as error:  # noqa: BLE001 - a size that does not fit is a figure too
                 print(f"{family:13s} {count:4d} failed: {type(error).__name__}: {str(error)[:80]}", flush=True)
                 continue
