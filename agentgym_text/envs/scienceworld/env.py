@@ -127,6 +127,17 @@ class ScienceWorldTextEnv(TextEnv):
     ``jvm_restart_every`` episodes or when its resident memory exceeds ``jvm_max_rss_mib`` (None turns either
     off); ``fresh_jvm_per_episode=True`` restarts it at every reset (about 1.8 s each).
 
+    ``jvm="shared"`` (or ``jvm=JvmPool(...)``, ``pool.py``) takes the simulator from a pool whose JVMs hold several
+    simulators, for many envs in one process (threads too); every episode plays as in a JVM of its own. There the
+    recycling replaces the env's own simulator, not the JVM the others use: after ``jvm_restart_every`` episodes,
+    at every reset with ``fresh_jvm_per_episode``, and when the JVM's resident memory divided by its simulators is
+    above ``jvm_max_rss_mib`` (the JVM is then retired: each env moves to a new one at its next reset, and the old
+    one stops when empty). ``jvm="own"`` is the default: one env per process (async vector envs, Ray) gains
+    nothing from a pool, and envs in their own JVMs run their simulator calls in parallel.
+
+    A Java exception in the simulator, or a lost JVM, ends that env's episode (``finish_reason="engine_error"``,
+    ``valid=False``); the next reset replaces the simulator (and a lost JVM).
+
     ``text_format="agentboard"`` (the default) speaks as AgentBoard's ScienceWorld env: the simulator's text
     verbatim (first observation: the room plus the inventory), ``check valid actions`` answered with the
     simulator's action templates ("Choose an action from these valid actions: activate OBJ, close OBJ, ...,

@@ -146,7 +146,7 @@ class PooledSimulator:
                 self.broken = True
                 if not jvm.alive:
                     jvm.retired = True
-                    for simulator in jvm.simulators:
+                    for simulator in list(jvm.simulators):
                         simulator.broken = True
                 raise
 
@@ -186,7 +186,7 @@ class JvmPool:
         if simulators_per_jvm is not None and int(simulators_per_jvm) < 1:
             raise ValueError(f"simulators_per_jvm must be at least 1 (or None), not {simulators_per_jvm!r}")
         self.simulators_per_jvm = None if simulators_per_jvm is None else int(simulators_per_jvm)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # reentrant: an engine's finalizer may hand a simulator back inside a call
         self._jvms: list[_Jvm] = []
         _POOLS.add(self)
 
@@ -253,7 +253,7 @@ class JvmPool:
 
     def _forget_after_fork(self, inherited: list[Any]) -> None:
         """In a forked child: leave the parent's JVMs to the parent (see ``engine._forget_parent_jvms``)."""
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         jvms, self._jvms = self._jvms, []
         for jvm in jvms:
             jvm.gateway._gateway_client.is_connected = False
