@@ -4,7 +4,8 @@ Run: ``python benchmarks/scienceworld.py [--repeats 3] [--task-index 0] [--text-
 JVM's RSS along 300 episodes instead, with the env's default JVM recycling (``--jvm-restart-every`` /
 ``--jvm-max-rss-mib`` change it, 0 turns it off); ``--takeover 5`` plays 5 random admissible actions on every
 shipped task and then lets the expert finish; ``--shared-jvm 1 8 32 [--jvm own|shared] [--episodes 3]`` measures
-the memory of N envs in this process, a JVM each or sharing one.
+the memory of N envs in this process, a JVM each or sharing one; ``--swap-cost`` times a pool's switch between two
+simulators.
 
 All loops replay the same gold path from reset, interleaved. The text env, "raw" ``ScienceWorldEnv.step`` (what
 AgentBoard calls) and "raw server.step" (the bare simulator call, the floor any wrapper can reach) share the env's
@@ -213,6 +214,34 @@ def shared_jvm_memory(counts: list[int], episodes: int, jvm: str, text_format: s
         )
 
 
+def swap_cost(calls: int = 200) -> None:
+    """Time to give a pool's JVM another simulator's globals, against a call on the simulator already in place."""
+    from agentgym_text.envs.scienceworld.pool import JvmPool
+
+    pool = JvmPool()
+    first, second = pool.simulator(), pool.simulator()
+    for simulator in (first, second):
+        simulator.load("boil", 0, "openDoors,openContainers")
+    jvm = first.jvm
+    wall, cpu = time.perf_counter(), time.process_time()
+    for number in range(calls):
+        with jvm.lock:
+            jvm.activate(second if number % 2 else first)
+    print(
+        f"switching simulators: {(time.perf_counter() - wall) / calls * 1000:.3f} ms wall, "
+        f"{(time.process_time() - cpu) / calls * 1000:.3f} ms CPU in Python"
+    )
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(calls):
+        first.server.getNumMoves()
+    print(
+        f"a call on the simulator in place: {(time.perf_counter() - wall) / calls * 1000:.3f} ms wall, "
+        f"{(time.process_time() - cpu) / calls * 1000:.3f} ms CPU in Python"
+    )
+    first.close()
+    second.close()
+
+
 def _optional(value: str) -> float | str | None:
     return "default" if value == "default" else (None if float(value) == 0 else float(value))
 
@@ -263,7 +292,11 @@ def main() -> None:
     )
     parser.add_argument("--episodes", type=int, default=3, help="episodes per env with --shared-jvm")
     parser.add_argument("--jvm", choices=("own", "shared"), default="shared", help="the envs' JVMs with --shared-jvm")
+    parser.add_argument("--swap-cost", action="store_true", help="only time a pool's switch between simulators")
     args = parser.parse_args()
+    if args.swap_cost:
+        swap_cost()
+        return
     if args.shared_jvm:
         shared_jvm_memory(args.shared_jvm, args.episodes, args.jvm, args.text_format)
         return

@@ -91,6 +91,8 @@ class _Jvm:
             self.env.close()
         except Exception as error:  # the JVM may already be gone
             logger.debug("closing a pooled ScienceWorld JVM failed (already gone?): %r", error)
+        # ScienceWorldEnv.__del__ closes again, writing to the stdin of a JVM that may be exiting (a BrokenPipeError)
+        self.env.close = lambda: None
 
 
 class _LockedServer:
