@@ -483,4 +483,8 @@ class ScienceWorldEngine:
         return [int(v) for v in self._sim.get_variations_dev()]
 
     def __del__(self) -> None:
+        if self._pool is not None and self._sim is not None:  # a finalizer takes no lock (see release_later)
+            sim, self._sim = self._sim, None
+            self._pool.release_later(sim)
+            return
         self.close()

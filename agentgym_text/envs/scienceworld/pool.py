@@ -22,6 +22,7 @@ not depend on what other simulators allocated either.
 from __future__ import annotations
 
 import atexit
+import collections
 import contextlib
 import logging
 import os
@@ -188,8 +189,10 @@ class JvmPool:
         if simulators_per_jvm is not None and int(simulators_per_jvm) < 1:
             raise ValueError(f"simulators_per_jvm must be at least 1 (or None), not {simulators_per_jvm!r}")
         self.simulators_per_jvm = None if simulators_per_jvm is None else int(simulators_per_jvm)
-        self._lock = threading.RLock()  # reentrant: an engine's finalizer may hand a simulator back inside a call
+        self._lock = threading.RLock()
         self._jvms: list[_Jvm] = []
+        self._orphans: collections.deque[PooledSimulator] = collections.deque()
+        """Simulators handed back by finalizers, released at the pool's next call (see ``release_later``)."""
         _POOLS.add(self)
 
     @property
@@ -201,6 +204,7 @@ class JvmPool:
     def simulator(self) -> PooledSimulator:
         """A new simulator (nothing loaded) in a JVM with room, started if needed."""
         with self._lock:
+            self._release_orphans()
             for jvm in [jvm for jvm in self._jvms if not jvm.alive]:
                 jvm.retired = True
                 self._drop_if_empty(jvm)
@@ -225,18 +229,29 @@ class JvmPool:
 
     def release(self, simulator: PooledSimulator) -> None:
         """Give a simulator back: its Java object is freed, and a JVM left empty stops."""
-        jvm = simulator.jvm
         with self._lock:
-            if simulator not in jvm.simulators:
-                return
-            jvm.simulators.discard(simulator)
-            if jvm.active is simulator:
-                jvm.active = None
-            if simulator.java is not None and jvm.alive:
-                with contextlib.suppress(Exception):
-                    jvm.gateway.detach(simulator.java)
-                    jvm.gateway.detach(simulator.random)
-            self._drop_if_empty(jvm)
+            self._release_orphans()
+            self._release(simulator)
+
+    def release_later(self, simulator: PooledSimulator) -> None:
+        """``release`` at the pool's next call, taking no lock now: for finalizers, which may run in a thread that
+        holds a JVM's lock while another thread holds the pool's and waits for that JVM."""
+        self._orphans.append(simulator)
+
+    def _release_orphans(self) -> None:
+        while self._orphans:
+            self._release(self._orphans.popleft())
+
+    def _release(self, simulator: PooledSimulator) -> None:
+        jvm = simulator.jvm
+        if simulator not in jvm.simulators:
+            return
+        jvm.simulators.discard(simulator)  # it may stay `active`: the next switch saves its id counter, unused
+        if simulator.java is not None and jvm.alive:
+            with contextlib.suppress(Exception):
+                jvm.gateway.detach(simulator.java)
+                jvm.gateway.detach(simulator.random)
+        self._drop_if_empty(jvm)
 
     def _drop_if_empty(self, jvm: _Jvm) -> None:
         if jvm.simulators or jvm not in self._jvms:
