@@ -157,7 +157,11 @@ class PooledSimulator:
         from scienceworld import ScienceWorldEnv
 
         with self.exclusive():
-            ScienceWorldEnv.load(self, taskName, variationIdx, simplificationStr, generateGoldPath)  # type: ignore[arg-type]
+            try:
+                ScienceWorldEnv.load(self, taskName, variationIdx, simplificationStr, generateGoldPath)  # type: ignore[arg-type]
+            except BaseException:
+                self.jvm.parsed = None  # the load may have parsed the string before it failed
+                raise
             # the load parsed the string into the JVM's globals (AgentInterface's constructor does)
             self.simplifications = self.jvm.parsed = simplificationStr
 
