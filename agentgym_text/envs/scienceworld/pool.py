@@ -32,7 +32,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from py4j.protocol import Py4JError
+from py4j.protocol import Py4JError, Py4JNetworkError
 
 from agentgym_text.envs.scienceworld.engine import start_jvm
 
@@ -145,9 +145,9 @@ class PooledSimulator:
             try:
                 jvm.activate(self)
                 yield
-            except Py4JError:
+            except Py4JError as error:
                 self.broken = True
-                if not jvm.alive:
+                if isinstance(error, Py4JNetworkError) or not jvm.alive:  # the JVM may not have exited yet
                     jvm.retired = True
                     for simulator in list(jvm.simulators):
                         simulator.broken = True
@@ -218,14 +218,22 @@ class JvmPool:
                 if not jvm.retired
                 and (self.simulators_per_jvm is None or len(jvm.simulators) < self.simulators_per_jvm)
             ]
-            if room:
-                jvm = min(room, key=lambda jvm: len(jvm.simulators))
-            else:
-                jvm = _Jvm(start_jvm())
-                self._jvms.append(jvm)
-            simulator = PooledSimulator(self, jvm)
+            jvm = min(room, key=lambda jvm: len(jvm.simulators)) if room else self._start()
+            try:
+                simulator = PooledSimulator(self, jvm)
+            except Py4JError:
+                if not jvm.retired:
+                    raise
+                self._drop_if_empty(jvm)  # the JVM was lost since its last call: the call retired it
+                jvm = self._start()
+                simulator = PooledSimulator(self, jvm)
             jvm.simulators.add(simulator)
             return simulator
+
+    def _start(self) -> _Jvm:
+        jvm = _Jvm(start_jvm())
+        self._jvms.append(jvm)
+        return jvm
 
     def retire(self, simulator: PooledSimulator) -> None:
         """Take no new simulators into ``simulator``'s JVM (it stops when its last simulator leaves)."""
