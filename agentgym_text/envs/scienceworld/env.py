@@ -222,6 +222,7 @@ class ScienceWorldTextEnv(TextEnv):
         task = self._complete_task(task)  # a derived task carries its goal, subgoals and step budget
         params = task.params
         self._recycle_jvm()
+        self._engine.start()  # so that the reset's calls below hold its JVM together (in a pool)
         with self._engine.exclusive():
             self._engine.load(params["task_name"], params["variation"], params["simplifications"])
             self._combinations = []
