@@ -3,7 +3,9 @@
 Run: ``python benchmarks/scienceworld.py [--repeats 3] [--task-index 0] [--text-format agentboard|clear]``; ``--memory-episodes 300`` measures the
 JVM's RSS along 300 episodes instead, with the env's default JVM recycling (``--jvm-restart-every`` /
 ``--jvm-max-rss-mib`` change it, 0 turns it off); ``--takeover 5`` plays 5 random admissible actions on every
-shipped task and then lets the expert finish.
+shipped task and then lets the expert finish; ``--shared-jvm 1 8 32 [--jvm own|shared] [--episodes 3]`` measures
+the memory of N envs in this process, a JVM each or sharing one; ``--swap-cost`` times a pool's switch between two
+simulators.
 
 All loops replay the same gold path from reset, interleaved. The text env, "raw" ``ScienceWorldEnv.step`` (what
 AgentBoard calls) and "raw server.step" (the bare simulator call, the floor any wrapper can reach) share the env's
@@ -170,6 +172,76 @@ def agentboard_calls(task_indices: list[int], steps: int) -> None:
     )
 
 
+def shared_jvm_memory(counts: list[int], episodes: int, jvm: str, text_format: str) -> None:
+    """N envs in this process, with a JVM each (``jvm="own"``) or one pool's JVM (``"shared"``), each playing
+    ``episodes`` gold-path episodes (every env a different task, the envs stepping in turn so that every world is
+    live at once); then RSS/PSS of this process and its JVMs against the same before the envs were made."""
+    from agentgym_text.envs.scienceworld.pool import JvmPool
+    from benchmarks.scale import memory_tree_mib
+
+    instances = load_instances()
+    print(f"{episodes} gold-path episodes per env, text_format={text_format}, jvm={jvm}; memory of this process tree")
+    print(f"{'envs':>4s} {'JVMs':>4s} {'PSS MiB':>8s} {'PSS/env':>8s} {'RSS MiB':>8s} {'steps/s':>8s} {'cpu s':>6s}")
+    for count in counts:
+        rss0, pss0 = memory_tree_mib(os.getpid())
+        pool = JvmPool() if jvm == "shared" else "own"
+        envs = [gym.make("AgentBoard/ScienceWorld-v0", text_format=text_format, jvm=pool) for _ in range(count)]
+        steps, started, cpu = 0, time.perf_counter(), time.process_time()
+        try:
+            for episode in range(episodes):
+                plays = []
+                for number, env in enumerate(envs):
+                    index = (number * 7 + episode * 13) % len(instances)
+                    env.reset(options={"task_index": index})
+                    plays.append(list(instances[index]["gold_actions"]))
+                while any(plays):
+                    for env, gold in zip(envs, plays):
+                        if gold:
+                            *_, terminated, truncated, _ = env.step(gold.pop(0))
+                            steps += 1
+                            if terminated or truncated:
+                                gold.clear()
+            elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+            rss, pss = memory_tree_mib(os.getpid())
+            jvms = len({env.unwrapped.jvm_pid for env in envs})
+        finally:
+            for env in envs:
+                env.close()
+        print(
+            f"{count:4d} {jvms:4d} {pss - pss0:8.0f} {(pss - pss0) / count:8.0f} {rss - rss0:8.0f} "
+            f"{steps / elapsed:8.1f} {cpu:6.1f}",
+            flush=True,
+        )
+
+
+def swap_cost(calls: int = 200) -> None:
+    """Time to give a pool's JVM another simulator's globals, against a call on the simulator already in place."""
+    from agentgym_text.envs.scienceworld.pool import JvmPool
+
+    pool = JvmPool()
+    first, second = pool.simulator(), pool.simulator()
+    for simulator in (first, second):
+        simulator.load("boil", 0, "openDoors,openContainers")
+    jvm = first.jvm
+    wall, cpu = time.perf_counter(), time.process_time()
+    for number in range(calls):
+        with jvm.lock:
+            jvm.activate(second if number % 2 else first)
+    print(
+        f"switching simulators: {(time.perf_counter() - wall) / calls * 1000:.3f} ms wall, "
+        f"{(time.process_time() - cpu) / calls * 1000:.3f} ms CPU in Python"
+    )
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(calls):
+        first.server.getNumMoves()
+    print(
+        f"a call on the simulator in place: {(time.perf_counter() - wall) / calls * 1000:.3f} ms wall, "
+        f"{(time.process_time() - cpu) / calls * 1000:.3f} ms CPU in Python"
+    )
+    first.close()
+    second.close()
+
+
 def _optional(value: str) -> float | str | None:
     return "default" if value == "default" else (None if float(value) == 0 else float(value))
 
@@ -211,7 +283,23 @@ def main() -> None:
         metavar="TASK_INDEX",
         help="only time each simulator call of AgentBoard's step on these tasks' gold paths (25 actions each)",
     )
+    parser.add_argument(
+        "--shared-jvm",
+        type=int,
+        nargs="*",
+        metavar="N",
+        help="only measure the memory of N envs in this process playing --episodes gold paths each (--jvm)",
+    )
+    parser.add_argument("--episodes", type=int, default=3, help="episodes per env with --shared-jvm")
+    parser.add_argument("--jvm", choices=("own", "shared"), default="shared", help="the envs' JVMs with --shared-jvm")
+    parser.add_argument("--swap-cost", action="store_true", help="only time a pool's switch between simulators")
     args = parser.parse_args()
+    if args.swap_cost:
+        swap_cost()
+        return
+    if args.shared_jvm:
+        shared_jvm_memory(args.shared_jvm, args.episodes, args.jvm, args.text_format)
+        return
     if args.calls:
         agentboard_calls(args.calls, 25)
         return

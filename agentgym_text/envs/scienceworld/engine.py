@@ -9,6 +9,7 @@ the valid-action list only when asked.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import glob
 import importlib
@@ -21,9 +22,12 @@ import threading
 import weakref
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentgym_text.envs.scienceworld.listing import ObjectIndex
+
+if TYPE_CHECKING:
+    from agentgym_text.envs.scienceworld.pool import JvmPool
 
 __all__ = [
     "JAVA_INSTALL_HINT",
@@ -37,6 +41,8 @@ __all__ = [
     "find_java",
     "require_package",
     "simplifications_for",
+    "simulator_error",
+    "start_jvm",
 ]
 
 logger = logging.getLogger(__name__)
@@ -168,6 +174,36 @@ def _devices_under(node: dict[str, Any], found: dict[str, DeviceState]) -> None:
         _devices_under(child, found)
 
 
+def simulator_error() -> type[Exception]:
+    """py4j's base error: a Java exception in the simulator or a lost JVM (imported once scienceworld is known)."""
+    from py4j.protocol import Py4JError
+
+    return Py4JError
+
+
+def start_jvm() -> Any:
+    """A ``scienceworld.ScienceWorldEnv``: a new JVM, started with our java and ``JVM_OPTIONS``, and its simulator."""
+    require_package()
+    java = find_java()
+    if java is None:
+        raise JavaUnavailableError("No `java` executable found. " + JAVA_INSTALL_HINT)
+    from scienceworld import ScienceWorldEnv
+
+    _launch_with_our_java()
+    token = _JAVA.set(java)
+    try:
+        sim = ScienceWorldEnv("", envStepLimit=_NO_STEP_LIMIT)
+    except Exception as error:  # py4j raises plain Exceptions when the JVM dies at start
+        raise JavaUnavailableError(f"The ScienceWorld JVM did not start ({error}). " + JAVA_INSTALL_HINT) from error
+    finally:
+        _JAVA.reset(token)
+    command = list(sim._gateway.java_process.args)
+    if command[0] != java or not set(JVM_OPTIONS.split()) <= set(command):
+        sim.close()
+        raise RuntimeError(f"scienceworld started its JVM without our java and options: {command}")
+    return sim
+
+
 _LIVE: weakref.WeakSet[ScienceWorldEngine] = weakref.WeakSet()
 
 
@@ -205,19 +241,22 @@ if hasattr(os, "register_at_fork"):
 
 
 class ScienceWorldEngine:
-    """A ScienceWorld simulator in its own JVM, started at the first ``load``.
+    """A ScienceWorld simulator in its own JVM, or with ``pool`` in one of the pool's JVMs, started at the first
+    ``load``.
 
     >>> engine = ScienceWorldEngine()
     >>> engine.started
     False
     """
 
-    def __init__(self) -> None:
+    def __init__(self, pool: JvmPool | None = None) -> None:
+        self._pool = pool
         self._sim: Any = None
         self._loaded: tuple[str, int, str, bool] | None = None
         self._used = False
+        self._broken = False
         self.episodes = 0
-        """Resets since this JVM started."""
+        """Resets since this simulator started."""
 
     @property
     def started(self) -> bool:
@@ -229,9 +268,57 @@ class ScienceWorldEngine:
         return not self._used
 
     def restart(self) -> None:
-        """A new JVM, so that nothing earlier episodes did can affect the next one."""
-        self.close()
+        """A new simulator, so that nothing earlier episodes did can affect the next one: a new JVM, or in a pool a
+        new simulator (in a new JVM where this one's is retired), taken before this one is handed back so that the
+        pool does not stop a JVM only to start another."""
+        if self._pool is None:
+            self.close()
+            self.start()
+            return
+        old, self._sim = self._sim, None
+        self._loaded = None
+        self._used = False
         self.start()
+        if old is not None:
+            old.close()
+
+    @property
+    def pooled(self) -> bool:
+        return self._pool is not None
+
+    @property
+    def broken(self) -> bool:
+        """A simulator call failed or the JVM died: the simulator must be replaced before it is used again."""
+        sim = self._sim
+        if sim is None:
+            return False
+        return self._broken or getattr(sim, "broken", False) or sim._gateway.java_process.poll() is not None
+
+    def mark_broken(self) -> None:
+        self._broken = True
+
+    @property
+    def jvm_retired(self) -> bool:
+        """In a pool: this simulator's JVM takes no new simulators (too big or dead), so it should move."""
+        return self._sim is not None and self._pool is not None and self._sim.jvm.retired
+
+    def retire_jvm(self) -> None:
+        """In a pool: let this simulator's JVM take no new simulators (it stops when the last one leaves)."""
+        if self._sim is not None and self._pool is not None:
+            self._pool.retire(self._sim)
+
+    @property
+    def jvm_simulators(self) -> int:
+        """Simulators in this engine's JVM (1 in a JVM of its own, 0 before it starts)."""
+        if self._sim is None:
+            return 0
+        return 1 if self._pool is None else len(self._sim.jvm.simulators)
+
+    def exclusive(self) -> contextlib.AbstractContextManager[None]:
+        """Hold this simulator's JVM across several calls (in a pool; a JVM of its own needs no holding)."""
+        if self._sim is None or self._pool is None:
+            return contextlib.nullcontext()
+        return self._sim.exclusive()
 
     @property
     def jvm_pid(self) -> int | None:
@@ -239,33 +326,16 @@ class ScienceWorldEngine:
         return None if self._sim is None else int(self._sim._gateway.java_process.pid)
 
     def start(self) -> None:
-        """Start the JVM now (normally done by the first ``load``)."""
+        """Start the JVM now (normally done by the first ``load``); in a pool, take a simulator from it."""
         if self._sim is not None:
             return
-        require_package()
-        java = find_java()
-        if java is None:
-            raise JavaUnavailableError("No `java` executable found. " + JAVA_INSTALL_HINT)
-        from scienceworld import ScienceWorldEnv
-
-        _launch_with_our_java()
-        token = _JAVA.set(java)
-        try:
-            self._sim = ScienceWorldEnv("", envStepLimit=_NO_STEP_LIMIT)
-        except Exception as error:  # py4j raises plain Exceptions when the JVM dies at start
-            raise JavaUnavailableError(f"The ScienceWorld JVM did not start ({error}). " + JAVA_INSTALL_HINT) from error
-        finally:
-            _JAVA.reset(token)
-        command = list(self._sim._gateway.java_process.args)
-        if command[0] != java or not set(JVM_OPTIONS.split()) <= set(command):
-            self._sim.close()
-            self._sim = None
-            raise RuntimeError(f"scienceworld started its JVM without our java and options: {command}")
+        self._sim = start_jvm() if self._pool is None else self._pool.simulator()
+        self._broken = False
         self.episodes = 0
         _LIVE.add(self)
 
     def close(self) -> None:
-        """Stop the JVM (idempotent)."""
+        """Stop the JVM, or hand the simulator back to its pool (idempotent)."""
         sim, self._sim = self._sim, None
         self._loaded = None
         self._used = False
@@ -413,4 +483,8 @@ class ScienceWorldEngine:
         return [int(v) for v in self._sim.get_variations_dev()]
 
     def __del__(self) -> None:
+        if self._pool is not None and self._sim is not None:  # a finalizer takes no lock (see release_later)
+            sim, self._sim = self._sim, None
+            self._pool.release_later(sim)
+            return
         self.close()

@@ -44,13 +44,13 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentgym_text.core.agentboard_data import AgentBoardDataError, data_folder
 from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
-from agentgym_text.core.text_env import Outcome, Start, TextEnv
+from agentgym_text.core.text_env import ENGINE_ERROR, Outcome, Start, TextEnv
 from agentgym_text.core.text_format import AGENTBOARD
 from agentgym_text.envs.scienceworld.actions import (
     ACTION_EXAMPLE,
@@ -66,10 +66,18 @@ from agentgym_text.envs.scienceworld.agentboard_data import (
     check_variation,
 )
 from agentgym_text.envs.scienceworld.agentboard_text import AGENTBOARD_ACTION_FORMAT, NO_MATCH, help_answer, screen
-from agentgym_text.envs.scienceworld.engine import ScienceWorldEngine, require_package, simplifications_for
+from agentgym_text.envs.scienceworld.engine import (
+    ScienceWorldEngine,
+    require_package,
+    simplifications_for,
+    simulator_error,
+)
 from agentgym_text.envs.scienceworld.expert import GoldPathExpert
 from agentgym_text.envs.scienceworld.session import CommandSession
 from agentgym_text.envs.scienceworld.tasks import instance_to_task, make_tasks, subgoal_tracker
+
+if TYPE_CHECKING:
+    from agentgym_text.envs.scienceworld.pool import JvmPool
 
 __all__ = ["ScienceWorldTextEnv", "DEFAULT_JVM_RESTART_EVERY", "DEFAULT_JVM_MAX_RSS_MIB"]
 
@@ -87,6 +95,22 @@ _REFUSAL_HINTS = {
 }
 
 
+JVM_MODES = ("own", "shared")
+
+
+def _pool_for(jvm: str | JvmPool) -> JvmPool | None:
+    """The pool an env's simulator comes from: None for a JVM of its own, the process's pool for "shared"."""
+    from agentgym_text.envs.scienceworld.pool import JvmPool, default_pool
+
+    if isinstance(jvm, JvmPool):
+        return jvm
+    if jvm == "own":
+        return None
+    if jvm == "shared":
+        return default_pool()
+    raise ValueError(f"jvm must be one of {JVM_MODES} or a JvmPool, not {jvm!r}")
+
+
 def _opens_all(params: dict[str, Any]) -> bool:
     """Whether the load opens every door and container (so the expert knows what starts open)."""
     return {"openDoors", "openContainers"} <= set(str(params["simplifications"]).split(","))
@@ -102,6 +126,17 @@ class ScienceWorldTextEnv(TextEnv):
     grows with the episodes it plays, so it is replaced transparently, at a reset, after
     ``jvm_restart_every`` episodes or when its resident memory exceeds ``jvm_max_rss_mib`` (None turns either
     off); ``fresh_jvm_per_episode=True`` restarts it at every reset (about 1.8 s each).
+
+    ``jvm="shared"`` (or ``jvm=JvmPool(...)``, ``pool.py``) takes the simulator from a pool whose JVMs hold several
+    simulators, for many envs in one process (threads too); every episode plays as in a JVM of its own. There the
+    recycling replaces the env's own simulator, not the JVM the others use: after ``jvm_restart_every`` episodes,
+    at every reset with ``fresh_jvm_per_episode``, and when the JVM's resident memory divided by its simulators is
+    above ``jvm_max_rss_mib`` (the JVM is then retired: each env moves to a new one at its next reset, and the old
+    one stops when empty). ``jvm="own"`` is the default: one env per process (async vector envs, Ray) gains
+    nothing from a pool, and envs in their own JVMs run their simulator calls in parallel.
+
+    A Java exception in the simulator, or a lost JVM, ends that env's episode (``finish_reason="engine_error"``,
+    ``valid=False``); the next reset replaces the simulator (and a lost JVM).
 
     ``text_format="agentboard"`` (the default) speaks as AgentBoard's ScienceWorld env: the simulator's text
     verbatim (first observation: the room plus the inventory), ``check valid actions`` answered with the
@@ -147,9 +182,11 @@ class ScienceWorldTextEnv(TextEnv):
         jvm_restart_every: int | None = DEFAULT_JVM_RESTART_EVERY,
         jvm_max_rss_mib: float | None = DEFAULT_JVM_MAX_RSS_MIB,
         agentboard_data: str | os.PathLike[str] | None = None,
+        jvm: str | JvmPool = "own",
         **kwargs: Any,
     ):
         require_package()
+        pool = _pool_for(jvm)
         if jvm_restart_every is not None and int(jvm_restart_every) < 1:
             raise ValueError(f"jvm_restart_every must be at least 1 (or None), not {jvm_restart_every!r}")
         folder = data_folder(agentboard_data)
@@ -168,7 +205,7 @@ class ScienceWorldTextEnv(TextEnv):
         self._agentboard = self.text_format == AGENTBOARD
         if self._agentboard:
             self.action_format = AGENTBOARD_ACTION_FORMAT
-        self._engine = ScienceWorldEngine()
+        self._engine = ScienceWorldEngine(pool)
         self._session = CommandSession(self._engine, cancel_questions=not self._agentboard or self.agentboard_fixes)
         self._combinations: list[dict] = []
         self._derived: dict[str, TaskSpec] = {}
@@ -185,12 +222,14 @@ class ScienceWorldTextEnv(TextEnv):
         task = self._complete_task(task)  # a derived task carries its goal, subgoals and step budget
         params = task.params
         self._recycle_jvm()
-        self._engine.load(params["task_name"], params["variation"], params["simplifications"])
-        self._combinations = []
-        if self._agentboard:
-            observation, listing = self._session.reset_agentboard()
-        else:
-            observation = self._session.reset()
+        self._engine.start()  # so that the reset's calls below hold its JVM together (in a pool)
+        with self._engine.exclusive():
+            self._engine.load(params["task_name"], params["variation"], params["simplifications"])
+            self._combinations = []
+            if self._agentboard:
+                observation, listing = self._session.reset_agentboard()
+            else:
+                observation = self._session.reset()
         self._tracker = subgoal_tracker(params["subgoals"])
         annotation = annotation_of(task)
         self._labels = None if annotation is None else LabelProgress(tuple(annotation["subgoals"]))
@@ -203,8 +242,26 @@ class ScienceWorldTextEnv(TextEnv):
         return Start(observation=observation, goal=task.goal, difficulty=task.difficulty, task=task)
 
     def _act(self, action: str) -> Outcome:
-        if self._agentboard:
-            return self._act_agentboard(action)
+        try:
+            with self._engine.exclusive():  # in a pool: one swap of the JVM's globals for all of the step's calls
+                return self._act_agentboard(action) if self._agentboard else self._act_clear(action)
+        except simulator_error() as error:
+            return self._simulator_lost(error)
+
+    def _simulator_lost(self, error: Exception) -> Outcome:
+        """A Java exception or a lost JVM ends this episode only; the simulator is replaced at the next reset."""
+        self._engine.mark_broken()
+        logger.warning("the ScienceWorld simulator failed; the episode ends: %s", str(error).splitlines()[0][:300])
+        return Outcome(
+            f"The ScienceWorld simulator failed ({type(error).__name__}); this episode cannot go on. "
+            "Call reset() to start a new one.",
+            valid=False,
+            invalid_reason=ENGINE_ERROR,
+            terminated=True,
+            finish_reason=FinishReason.ENGINE_ERROR.value,
+        )
+
+    def _act_clear(self, action: str) -> Outcome:
         pending = self._session.choice_count
         parsed, result = self._session.send(action)
         if result is None:
@@ -328,23 +385,33 @@ class ScienceWorldTextEnv(TextEnv):
 
     # ---- helpers ---------------------------------------------------------------------------------------
     def _recycle_jvm(self) -> None:
-        """Replace a used JVM when asked to at every episode, or when it played enough episodes or grew too big."""
+        """Replace a used JVM when asked to at every episode, or when it played enough episodes or grew too big, and
+        a broken one (a failed call, a lost JVM) always. In a pool the env's simulator is replaced, not the JVM the
+        others use; a JVM too big for its simulators is retired (it stops when its last simulator has moved)."""
         engine = self._engine
-        if not engine.started or engine.fresh:
+        if not engine.started:
             return
         reason = None
-        if self._fresh_jvm:
+        if engine.broken:
+            reason = "the simulator failed"
+        elif engine.jvm_retired:
+            reason = "its JVM is retired"
+        elif engine.fresh:
+            return
+        elif self._fresh_jvm:
             reason = "fresh_jvm_per_episode"
         elif self.jvm_restart_every is not None and engine.episodes >= self.jvm_restart_every:
             reason = f"{engine.episodes} episodes played"
         elif self.jvm_max_rss_mib is not None:
             rss = engine.rss_mib()
-            if rss is not None and rss > self.jvm_max_rss_mib:
-                reason = f"resident memory {rss:.0f} MiB > {self.jvm_max_rss_mib:.0f} MiB"
+            share = None if rss is None else rss / max(1, engine.jvm_simulators)
+            if share is not None and share > self.jvm_max_rss_mib:
+                reason = f"resident memory {share:.0f} MiB per simulator > {self.jvm_max_rss_mib:.0f} MiB"
+                engine.retire_jvm()
         if reason is None:
             return
         if not self._fresh_jvm:
-            logger.info("restarting the ScienceWorld JVM (%s)", reason)
+            logger.info("replacing the ScienceWorld %s (%s)", "simulator" if engine.pooled else "JVM", reason)
         engine.restart()
         self.jvm_restarts += 1
 
