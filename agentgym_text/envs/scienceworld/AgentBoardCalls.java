@@ -67,10 +67,12 @@ public final class AgentBoardCalls {
             sim.getValidActionObjectCombinations();
             return sim.getValidActionObjectCombinationsJSON();
         }
-        chooseUnique(visibleNames);  // the unread listing: its draws only
-        chooseUnique(allNames);
-        scala.collection.immutable.Map<Object, String> visibleLut = lookUpTable(visible, chooseUnique(visibleNames));
-        scala.collection.immutable.Map<Object, String> allLut = lookUpTable(everything, chooseUnique(allNames));
+        Naming visibleNaming = new Naming(visibleNames);
+        Naming allNaming = new Naming(allNames);
+        visibleNaming.choose();  // the unread listing: its draws only
+        allNaming.choose();
+        scala.collection.immutable.Map<Object, String> visibleLut = lookUpTable(visible, visibleNaming.choose());
+        scala.collection.immutable.Map<Object, String> allLut = lookUpTable(everything, allNaming.choose());
         PossibleAction[] actions =
             ActionDefinitions.mkPossibleActions(world.agent(), visible, everything, visibleLut, allLut);
         StringBuilder json = new StringBuilder("{\"validActions\": [");
@@ -123,52 +125,95 @@ public final class AgentBoardCalls {
     }
 
     /**
-     * The name each object gets, as {@code InputParser.chooseUniqueReferents} picks it: referents shared (in lower
-     * case) with another object are dropped unless none is left; then 20 rounds in which every object whose name
-     * is taken by another moves to its next referent (rounds 0-9) or to a random one (rounds 10-19).
+     * The names {@code InputParser.chooseUniqueReferents} gives the objects. It keeps of each object's referents
+     * those no other referent matches in lower case (all of them where none is left), then runs 20 rounds in
+     * which every object whose name another object also has moves to its next referent (rounds 0-9) or to a random
+     * one (rounds 10-19). An object with a referent of its own is therefore called by the first of those in every
+     * round; only the others ("shared" here) can be renamed, and only they draw. They are numbered once, so a
+     * round counts names in an array.
      */
-    private static String[] chooseUnique(String[][] names) {
-        String[][] candidates = withoutShared(names);
-        int[] chosen = new int[candidates.length];
-        HashMap<String, Integer> uses = new HashMap<>();
-        for (int round = 0; round < ATTEMPTS; round++) {
-            uses.clear();
-            for (int i = 0; i < candidates.length; i++) {
-                uses.merge(candidates[i][chosen[i]], 1, Integer::sum);
-            }
-            for (int i = 0; i < candidates.length; i++) {
-                if (uses.get(candidates[i][chosen[i]]) > 1) {
-                    chosen[i] = round < INCREMENTING_ATTEMPTS
-                        ? (chosen[i] + 1) % candidates[i].length
-                        : scala.util.Random$.MODULE$.nextInt(candidates[i].length);
-                }
-            }
-        }
-        String[] out = new String[candidates.length];
-        for (int i = 0; i < candidates.length; i++) {
-            out[i] = candidates[i][chosen[i]];
-        }
-        return out;
-    }
+    private static final class Naming {
+        private final String[][] referents;
+        private final String[] settled;
+        private final int[] shared;
+        private final int[][] numbers;
+        private final int distinct;
 
-    private static String[][] withoutShared(String[][] names) {
-        HashMap<String, Integer> uses = new HashMap<>();
-        for (String[] referents : names) {
-            for (String referent : referents) {
-                uses.merge(referent.toLowerCase(), 1, Integer::sum);
+        Naming(String[][] referents) {
+            this.referents = referents;
+            int total = 0;
+            for (String[] own : referents) {
+                total += own.length;
             }
-        }
-        String[][] kept = new String[names.length][];
-        for (int i = 0; i < names.length; i++) {
-            List<String> own = new ArrayList<>();
-            for (String referent : names[i]) {
-                if (uses.get(referent.toLowerCase()) <= 1) {
-                    own.add(referent);
+            HashMap<String, Integer> lowerNumbers = new HashMap<>(2 * total);
+            int[][] lower = new int[referents.length][];
+            int[] lowerUses = new int[total];
+            for (int i = 0; i < referents.length; i++) {
+                lower[i] = new int[referents[i].length];
+                for (int k = 0; k < referents[i].length; k++) {
+                    lower[i][k] = number(lowerNumbers, referents[i][k].toLowerCase());
+                    lowerUses[lower[i][k]]++;
                 }
             }
-            kept[i] = own.isEmpty() ? names[i] : own.toArray(new String[0]);
+            settled = new String[referents.length];
+            List<Integer> renamed = new ArrayList<>();
+            for (int i = 0; i < referents.length; i++) {
+                for (int k = 0; k < referents[i].length && settled[i] == null; k++) {
+                    if (lowerUses[lower[i][k]] == 1) {
+                        settled[i] = referents[i][k];
+                    }
+                }
+                if (settled[i] == null) {
+                    renamed.add(i);
+                }
+            }
+            shared = new int[renamed.size()];
+            numbers = new int[shared.length][];
+            HashMap<String, Integer> exactNumbers = new HashMap<>();
+            for (int j = 0; j < shared.length; j++) {
+                shared[j] = renamed.get(j);
+                String[] own = referents[shared[j]];
+                numbers[j] = new int[own.length];
+                for (int k = 0; k < own.length; k++) {
+                    numbers[j][k] = number(exactNumbers, own[k]);
+                }
+            }
+            distinct = exactNumbers.size();
         }
-        return kept;
+
+        private static int number(HashMap<String, Integer> numbered, String text) {
+            Integer found = numbered.get(text);
+            if (found != null) {
+                return found;
+            }
+            numbered.put(text, numbered.size());
+            return numbered.size() - 1;
+        }
+
+        /** One run of the rounds (each run draws from the simulator's generator as the simulator's would). */
+        String[] choose() {
+            int[] chosen = new int[shared.length];
+            int[] uses = new int[distinct];
+            for (int round = 0; round < ATTEMPTS; round++) {
+                Arrays.fill(uses, 0);
+                for (int j = 0; j < shared.length; j++) {
+                    uses[numbers[j][chosen[j]]]++;
+                }
+                for (int j = 0; j < shared.length; j++) {
+                    if (uses[numbers[j][chosen[j]]] > 1) {
+                        int count = numbers[j].length;
+                        chosen[j] = round < INCREMENTING_ATTEMPTS
+                            ? (chosen[j] + 1) % count
+                            : scala.util.Random$.MODULE$.nextInt(count);
+                    }
+                }
+            }
+            String[] names = settled.clone();
+            for (int j = 0; j < shared.length; j++) {
+                names[shared[j]] = referents[shared[j]][chosen[j]];
+            }
+            return names;
+        }
     }
 
     /** Object id to lower-case name, written in name order as {@code getAllUniqueReferentsLUTObjList} does. */

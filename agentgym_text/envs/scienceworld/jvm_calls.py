@@ -71,7 +71,11 @@ def compiled_classes() -> Path | None:
         return build_cached("scienceworld-java", key, build, quiet=True)
     except (OSError, subprocess.SubprocessError) as error:
         detail = getattr(error, "stderr", b"") or b""
-        logger.warning("AgentBoardCalls.java did not compile (%r %s); using the simulator's calls from Python", error, detail.decode(errors="replace")[:500])
+        logger.warning(
+            "AgentBoardCalls.java did not compile (%r %s); using the simulator's calls from Python",
+            error,
+            detail.decode(errors="replace")[:500],
+        )
         return None
 
 
