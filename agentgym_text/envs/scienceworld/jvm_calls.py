@@ -122,13 +122,13 @@ def helper_for(sim: Any) -> AgentBoardHelper | None:
 
 def no_delay(sim: Any) -> None:
     """Turn Nagle's algorithm off on the Java side of ``sim``'s py4j connections (again when py4j opened more)."""
-    client = sim._gateway._gateway_client
-    count = len(client.deque)
-    if _CONNECTIONS.get(sim, 0) >= count:
-        return
+    count = len(sim._gateway._gateway_client.deque)  # the idle connections: each call takes one, or opens one
+    with _LOCK:
+        if _CONNECTIONS.get(sim, 0) >= count:
+            return
+        _CONNECTIONS[sim] = count
     server = sim._gateway.java_gateway_server
     field = server.getClass().getDeclaredField("connections")
     field.setAccessible(True)
     for connection in list(field.get(server)):
         connection.getSocket().setTcpNoDelay(True)
-    _CONNECTIONS[sim] = count
