@@ -100,15 +100,17 @@ class AgentBoardHelper:
 
 
 _HELPERS: weakref.WeakKeyDictionary[Any, AgentBoardHelper | None] = weakref.WeakKeyDictionary()
+"""By py4j gateway (one a JVM, whatever number of simulators it holds)."""
 _CONNECTIONS: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 
 
 def helper_for(sim: Any) -> AgentBoardHelper | None:
     """The helper in ``sim``'s JVM (loaded at the first call for that JVM), or None where it is not available."""
+    gateway = sim._gateway
     with _LOCK:
-        if sim in _HELPERS:
-            return _HELPERS[sim]
+        if gateway in _HELPERS:
+            return _HELPERS[gateway]
         helper = None
         classes = compiled_classes()
         if classes is not None:
@@ -116,18 +118,19 @@ def helper_for(sim: Any) -> AgentBoardHelper | None:
                 helper = AgentBoardHelper(sim, classes)
             except Exception as error:  # py4j raises its own errors for a class the JVM refuses
                 logger.warning("AgentBoardCalls did not load (%r); using the simulator's calls from Python", error)
-        _HELPERS[sim] = helper
+        _HELPERS[gateway] = helper
         return helper
 
 
 def no_delay(sim: Any) -> None:
     """Turn Nagle's algorithm off on the Java side of ``sim``'s py4j connections (again when py4j opened more)."""
-    count = len(sim._gateway._gateway_client.deque)  # the idle connections: each call takes one, or opens one
+    gateway = sim._gateway
+    count = len(gateway._gateway_client.deque)  # the idle connections: each call takes one, or opens one
     with _LOCK:
-        if _CONNECTIONS.get(sim, 0) >= count:
+        if _CONNECTIONS.get(gateway, 0) >= count:
             return
-        _CONNECTIONS[sim] = count
-    server = sim._gateway.java_gateway_server
+        _CONNECTIONS[gateway] = count
+    server = gateway.java_gateway_server
     field = server.getClass().getDeclaredField("connections")
     field.setAccessible(True)
     for connection in list(field.get(server)):
