@@ -25,7 +25,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from agentgym_text.core.cache import build_cached, source_key
+from agentgym_text.core.cache import CacheError, build_cached, source_key
 
 __all__ = ["JAVA_SOURCE", "AgentBoardHelper", "compiled_classes", "find_javac", "helper_for", "no_delay"]
 
@@ -69,7 +69,7 @@ def compiled_classes() -> Path | None:
 
     try:
         return build_cached("scienceworld-java", key, build, quiet=True)
-    except (OSError, subprocess.SubprocessError) as error:
+    except (OSError, subprocess.SubprocessError, CacheError) as error:
         detail = getattr(error, "stderr", b"") or b""
         logger.warning(
             "AgentBoardCalls.java did not compile (%r %s); using the simulator's calls from Python",
