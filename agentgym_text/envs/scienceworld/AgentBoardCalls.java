@@ -23,7 +23,7 @@ import scienceworld.struct.EnvObject;
  * next listing's names also draw from. Between the two listings nothing changes but that generator, so the
  * objects and their referents are collected once, the unread listing is reduced to its draws, and the read
  * listing is built as the simulator builds it. The text and the generator's state end up as with the
- * simulator's own calls. Anything unusual (an error state, a pending "Ambiguous request", an object without a
+ * simulator's own calls. Anything unusual (no world loaded, a pending "Ambiguous request", an object without a
  * referent) goes through the simulator's own calls instead.
  *
  * <p>Written for scienceworld 1.2.3 ({@code AgentInterface.getValidActionObjectCombinations[JSON]},
