@@ -38,6 +38,13 @@ def _rss_mib(pid: int) -> float:
     return 0.0
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (from /proc: the JVM's, all its threads)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _timed(play) -> float:
     started = time.perf_counter()
     play()
@@ -130,46 +137,76 @@ AGENTBOARD_CALLS = (
 
 
 def agentboard_calls(task_indices: list[int], steps: int) -> None:
-    """Wall and CPU time of each simulator call of an AgentBoard-text step along gold paths, and whether the first
-    (unread) listing changes what follows: the same path replayed without it, observations and listings compared."""
+    """Wall time of each simulator call of an AgentBoard-text step along gold paths, whether the first (unread)
+    listing changes what follows (the same path replayed without it, observations and listings compared), and the
+    same step made in one call inside the JVM (``jvm_calls``), compared with the simulator's own calls."""
     import collections
+
+    from agentgym_text.envs.scienceworld.jvm_calls import helper_for
 
     instances = load_instances()
     env = gym.make("AgentBoard/ScienceWorld-v0")
     wall: dict[str, float] = collections.defaultdict(float)
+    cpu: dict[str, float] = collections.defaultdict(float)
     count = 0
-    differ = {"observations": 0, "listings": 0}
+    differ = {"observations": 0, "listings": 0, "in_jvm": 0}
     for index in task_indices:
         gold = instances[index]["gold_actions"][:steps]
         runs = []
         for with_first_listing in (True, False):
             env.reset(options={"task_index": index})
             server = env.unwrapped._engine._sim.server
+            # the CPU time of the JVM thread serving this Python thread's py4j calls: what the load does not change
+            threads = env.unwrapped._engine._sim._gateway.jvm.java.lang.management.ManagementFactory.getThreadMXBean()
             observations, listings = [], []
             for action in gold:
                 for name in AGENTBOARD_CALLS:
                     if name == "getValidActionObjectCombinations" and not with_first_listing:
                         continue
-                    started = time.perf_counter()
+                    started, cpu_started = time.perf_counter(), threads.getCurrentThreadCpuTime()
                     value = server.step(action) if name == "step" else getattr(server, name)()
                     if with_first_listing:  # the times of AgentBoard's own sequence only
                         wall[name] += time.perf_counter() - started
+                        cpu[name] += (threads.getCurrentThreadCpuTime() - cpu_started) / 1e9
                     if name == "step":
                         observations.append(str(value))
                     elif name == "getValidActionObjectCombinationsJSON":
                         listings.append(str(value))
                 count += with_first_listing
             runs.append((observations, listings))
+        env.reset(options={"task_index": index})
+        sim = env.unwrapped._engine._sim
+        helper = helper_for(sim)
+        if helper is not None:
+            for action, observation, listing in zip(gold, *runs[0]):
+                started, cpu_started = time.perf_counter(), threads.getCurrentThreadCpuTime()
+                text, _, _, combinations = helper.step_then_list(sim.server, action)
+                wall["in_jvm"] += time.perf_counter() - started
+                cpu["in_jvm"] += (threads.getCurrentThreadCpuTime() - cpu_started) / 1e9
+                differ["in_jvm"] += (text, combinations) != (observation, listing)
         differ["observations"] += sum(a != b for a, b in zip(runs[0][0], runs[1][0]))
         differ["listings"] += sum(a != b for a, b in zip(runs[0][1], runs[1][1]))
     env.close()
-    print(f"simulator calls of one AgentBoard-text step, tasks {task_indices}, {steps} gold actions each (ms a call)")
+    print(f"simulator calls of one AgentBoard-text step, tasks {task_indices}, {steps} gold actions each")
+    print(f"  {'ms a call':40s} {'wall':>7s} {'JVM CPU':>8s}")
     for name in AGENTBOARD_CALLS:
-        print(f"  {name:40s} {wall[name] / count * 1000:7.2f}")
+        print(f"  {name:40s} {wall[name] / count * 1000:7.2f} {cpu[name] / count * 1000:8.2f}")
+    total_wall, total_cpu = (sum(times[name] for name in AGENTBOARD_CALLS) / count * 1000 for times in (wall, cpu))
+    print(f"  {'total':40s} {total_wall:7.2f} {total_cpu:8.2f}")
     print(
         f"without the first (unread) listing: {differ['observations']} of {count} observations and "
         f"{differ['listings']} of {count} validity listings differ"
     )
+    if "in_jvm" in wall:
+        print(
+            f"  {'in one call (AgentBoardCalls.stepThenList)':40s} {wall['in_jvm'] / count * 1000:7.2f} {cpu['in_jvm'] / count * 1000:8.2f}"
+        )
+        print(
+            f"the in-JVM step: {differ['in_jvm']} of {count} steps differ from the calls above (observation or listing)"
+        )
+    else:
+        print("the in-JVM step is not available here (no javac): the env makes the calls above")
+    print("JVM CPU: the CPU time of the JVM thread that serves the calls (garbage collection and JIT not included)")
 
 
 def shared_jvm_memory(counts: list[int], episodes: int, jvm: str, text_format: str) -> None:
@@ -352,10 +389,13 @@ def main() -> None:
             bare.server.step(action)
 
     totals = {"text": 0.0, "raw": 0.0, "server": 0.0, "bare": 0.0}
+    cpu = {"python": 0.0, "jvm": 0.0}
     warm_resets = []
     for repeat in range(args.repeats + 1):
         warm_resets.append(_timed(lambda: env.reset(options=options)))
+        cpu_before = (time.process_time(), _cpu_seconds(env.unwrapped.jvm_pid))
         text_time = _timed(play_text_env)
+        cpu_text = (time.process_time() - cpu_before[0], _cpu_seconds(env.unwrapped.jvm_pid) - cpu_before[1])
         sim.reset()
         raw_time = _timed(play_raw)
         sim.reset()
@@ -364,6 +404,8 @@ def main() -> None:
         bare_time = _timed(play_bare_server)
         if repeat:  # the first round warms the JIT up
             totals["text"] += text_time
+            cpu["python"] += cpu_text[0]
+            cpu["jvm"] += cpu_text[1]
             totals["raw"] += raw_time
             totals["server"] += server_time
             totals["bare"] += bare_time
@@ -393,6 +435,10 @@ def main() -> None:
         f"(pinned identity hashes cost {100 * (rate['bare'] / rate['server'] - 1):+.0f}% time per step)"
     )
     print(f"text env step:                                {rate['text']:8.1f} steps/s")
+    print(
+        f"text env CPU per step:                        {cpu['python'] / steps * 1000:8.1f} ms Python + "
+        f"{cpu['jvm'] / steps * 1000:.1f} ms JVM (all its threads; wall time depends on the machine's load)"
+    )
     print(
         f"text env time per step / raw step:            {rate['raw'] / rate['text']:6.2f}x  "
         f"(overhead {100 * (rate['raw'] / rate['text'] - 1):+.0f}%; budget +20%)"

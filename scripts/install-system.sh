@@ -1,9 +1,10 @@
 #!/bin/sh
 # System packages the project needs, installed with apt-get only when missing:
-#   a headless JRE (ScienceWorld's engine), Chromium (WebArena and the report-rendering test), bubblewrap
-#   (the sandbox of AgentBench/OS-v0), PostgreSQL and MariaDB (the tests of AgentBench/DB-v0 on real servers),
-#   mmdebstrap and uidmap (the Debian root filesystem that AgentBench/OS-v0 plays AgentBench's own items on; as
-#   root, a subordinate uid/gid range for root is added to /etc/subuid and /etc/subgid when root has none).
+#   a headless JDK (ScienceWorld's engine, and javac for the class that makes AgentBoard's step inside its JVM),
+#   Chromium (WebArena and the report-rendering test), bubblewrap (the sandbox of AgentBench/OS-v0), PostgreSQL
+#   and MariaDB (the tests of AgentBench/DB-v0 on real servers), mmdebstrap and uidmap (the Debian root filesystem
+#   that AgentBench/OS-v0 plays AgentBench's own items on; as root, a subordinate uid/gid range for root is added
+#   to /etc/subuid and /etc/subgid when root has none).
 set -e
 if [ "$(id -u)" = 0 ]; then
     for file in /etc/subuid /etc/subgid; do
@@ -12,6 +13,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 missing=""
 command -v java >/dev/null 2>&1 || missing="$missing default-jre-headless"
+command -v javac >/dev/null 2>&1 || missing="$missing default-jdk-headless"
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$missing postgresql"

@@ -24,6 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from agentgym_text.envs.scienceworld.jvm_calls import helper_for, no_delay
 from agentgym_text.envs.scienceworld.listing import ObjectIndex
 
 if TYPE_CHECKING:
@@ -202,6 +203,10 @@ def start_jvm() -> Any:
         sim.close()
         raise RuntimeError(f"scienceworld started its JVM without our java and options: {command}")
     return sim
+
+
+def _combinations(listing_json: str) -> list[dict]:
+    return list(json.loads(listing_json)["validActions"])
 
 
 _LIVE: weakref.WeakSet[ScienceWorldEngine] = weakref.WeakSet()
@@ -401,14 +406,30 @@ class ScienceWorldEngine:
     def reset_as_agentboard(self) -> tuple[str, list[str]]:
         """``ScienceWorldEnv.reset()`` + inventory, as AgentBoard starts an episode; also the listing the reset
         made (the combinations of the first state)."""
+        no_delay(self._sim)
         self.episodes += 1
         self._sim.server.reset()
-        result, listing = self.step_as_agentboard("look around")
+        result, listing = self._scienceworld_step("look around")
         return result.observation + "\n" + self.inventory(), self._join(listing)
 
-    def step_as_agentboard(self, command: str) -> tuple[StepResult, Any]:
-        """``ScienceWorldEnv.step``: the step, then the look, inventory, task and combination listing it fetches
-        (the listing is returned as a Java list, unread: reading it element by element costs 0.5 s)."""
+    def step_as_agentboard(self, command: str) -> tuple[StepResult, list[dict]]:
+        """One step as AgentBoard plays it: ``ScienceWorldEnv.step`` (the step, then the look, inventory, task and
+        combination listing it fetches), then AgentBoard's validity listing (what ``grounding_combinations``
+        returns). Made in one call inside the JVM where ``jvm_calls`` can load its class there."""
+        no_delay(self._sim)
+        helper = helper_for(self._sim)
+        if helper is None:
+            result, _ = self._scienceworld_step(command)
+            return result, self.grounding_combinations()
+        # a pooled simulator's server is a Python proxy taking the JVM's lock: the helper needs the Java object
+        server = self._sim.server if self._pool is None else self._sim.java
+        with self.exclusive():
+            observation, score, completed, listing = helper.step_then_list(server, command)
+        return StepResult(observation, score, completed), _combinations(listing)
+
+    def _scienceworld_step(self, command: str) -> tuple[StepResult, Any]:
+        """``ScienceWorldEnv.step``'s calls; the listing is returned as a Java list, unread (reading it element by
+        element costs 0.5 s)."""
         server = self._sim.server
         observation = str(server.step(command))
         result = StepResult(observation, float(server.getScore()), bool(server.getCompleted()))
@@ -421,7 +442,8 @@ class ScienceWorldEngine:
     def grounding_combinations(self) -> list[dict]:
         """AgentBoard's validity listing (``getValidActionObjectCombinationsWithTemplates``): action, template_id,
         obj_ids for each combination, in the simulator's order."""
-        return list(json.loads(str(self._sim.server.getValidActionObjectCombinationsJSON()))["validActions"])
+        no_delay(self._sim)
+        return _combinations(str(self._sim.server.getValidActionObjectCombinationsJSON()))
 
     def _join(self, java_list: Any) -> list[str]:
         text = str(self._sim._gateway.jvm.java.lang.String.join("\n", java_list))
@@ -461,6 +483,7 @@ class ScienceWorldEngine:
 
         Read as one JSON string: py4j fetches a Java list element by element (about 0.5 s for a kitchen's 1,300).
         """
+        no_delay(self._sim)
         payload = json.loads(str(self._sim.server.getValidActionObjectCombinationsJSON()))
         return sorted({str(entry["action"]) for entry in payload["validActions"]})
 

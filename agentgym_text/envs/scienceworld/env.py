@@ -296,8 +296,9 @@ class ScienceWorldTextEnv(TextEnv):
             if reason is not None:  # the simulator would answer the same (and AgentBoard's regexes read it)
                 return self._labelled(Outcome.invalid(NO_MATCH, reason))
         before = set(self._valid_cache or ())
-        result = self._session.send_agentboard(action)  # FIX questions: cancels a pending one first (fixes)
-        self._list_combinations()  # AgentBoard's validity listing, after the step
+        # FIX questions: cancels a pending one first (fixes); AgentBoard's validity listing comes after the step
+        result, combinations = self._session.send_agentboard(action)
+        self._keep_combinations(combinations)
         self._last_observation = result.observation
         self._won = result.success
         kind = refusal_kind(result.observation)
@@ -330,8 +331,11 @@ class ScienceWorldTextEnv(TextEnv):
 
     def _list_combinations(self) -> None:
         """List the action-object combinations as AgentBoard's harness does after every step (names rotate)."""
-        self._combinations = self._engine.grounding_combinations()
-        self._valid_cache = sorted({str(entry["action"]) for entry in self._combinations})
+        self._keep_combinations(self._engine.grounding_combinations())
+
+    def _keep_combinations(self, combinations: list[dict]) -> None:
+        self._combinations = combinations
+        self._valid_cache = sorted({str(entry["action"]) for entry in combinations})
 
     def _progress(self) -> Progress:
         labels = self._labels

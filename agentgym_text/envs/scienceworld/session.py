@@ -28,14 +28,14 @@ class CommandSession:
         self.choice_count = 0
         return self.engine.reset_as_agentboard()
 
-    def send_agentboard(self, text: str) -> StepResult:
-        """One step through scienceworld's ``step`` call sequence (a pending question is cancelled first only
-        where ``cancel_questions``, which AgentBoard never does)."""
+    def send_agentboard(self, text: str) -> tuple[StepResult, list[dict]]:
+        """One step as AgentBoard plays it, and its validity listing after the step (a pending question is
+        cancelled first only where ``cancel_questions``, which AgentBoard never does)."""
         if self.cancel_questions and self.choice_count and not text.isdigit():
             self.cancel()
-        result, _ = self.engine.step_as_agentboard(text)
+        result, combinations = self.engine.step_as_agentboard(text)
         self.choice_count = is_ambiguity_prompt(result.observation)
-        return result
+        return result, combinations
 
     def cancel(self) -> None:
         """Cancel a pending question (the simulator takes a blank answer as "cancel")."""
