@@ -19,11 +19,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 
+from agentgym_text.envs.jericho.filter_pool import FilterPool, shared_pool
+
 __all__ = ["words_of", "candidate_names", "candidate_actions", "valid_actions", "CACHE_SIZE"]
 
 CACHE_SIZE = 4096
 _CACHE: OrderedDict[tuple[str, str], tuple[str, ...]] = OrderedDict()
 _CACHE_LOCK = threading.Lock()  # envs in threads share the cache: a lookup must not meet another's eviction
+_FILTER_LOCK = threading.Lock()
+"""One thread at a time in jericho's C filter: it splits its input with libc's ``strtok``, whose saved position is
+one per process, so two envs listing in threads at once played each other's candidates and crashed the process."""
 _WORD = re.compile(r"[a-z][a-z'\-]*")
 _NOT_OBJECTS = set(
     "all this that these those my your it them me myself self you yourself him her here there a an the of in on to from with and or some "
@@ -116,7 +121,7 @@ def valid_actions(game, *, use_cache: bool = True) -> list[str]:
             if cached is not None:
                 _CACHE.move_to_end(key)
                 return list(cached)
-    actions = _compute(frotz, game.dictionary())
+    actions = _compute(frotz, game.dictionary(), shared_pool())
     with _CACHE_LOCK:
         _CACHE[key] = tuple(actions)
         while len(_CACHE) > CACHE_SIZE:
@@ -124,19 +129,38 @@ def valid_actions(game, *, use_cache: bool = True) -> list[str]:
     return actions
 
 
-def _compute(frotz, dictionary: dict[str, list[str]]) -> list[str]:
-    util = jericho_util()
-
+def _compute(frotz, dictionary: dict[str, list[str]], pool: FilterPool | None = None) -> list[str]:
+    """The listing; with ``pool`` the candidates are played by its workers (the same listing: ``_compute_reference``
+    is the filter in this emulator)."""
+    if pool is None:
+        return _compute_reference(frotz, dictionary)
     names, held = candidate_names(frotz, dictionary)
     candidates = candidate_actions(frotz.act_gen.templates, names, held)
-    by_effect = frotz._filter_candidate_actions(candidates, use_ctypes=True, use_parallel=False)
-    # as jericho: the most common verb of each group of same-effect actions (ties: a named object rather
-    # than "all", then the shortest, then a-z)
-    chosen = {
-        min(group, key=lambda a: (-util.verb_usage_count(a), "all" in a.split(), len(a.split()), a))
-        for group in by_effect.values()
-    }
-    return _stable(chosen)
+    groups = pool.filter(frotz.story_file.decode(), frotz.get_state(), candidates)
+    if groups is None:  # an emulator halted or a worker died: jericho's filter here decides
+        return _choose(_filter_here(frotz, candidates).values())
+    return _choose(groups.values())
+
+
+def _compute_reference(frotz, dictionary: dict[str, list[str]]) -> list[str]:
+    """The listing with jericho's filter in this emulator (the one the pool's listing is tested against)."""
+    names, held = candidate_names(frotz, dictionary)
+    candidates = candidate_actions(frotz.act_gen.templates, names, held)
+    return _choose(_filter_here(frotz, candidates).values())
+
+
+def _filter_here(frotz, candidates: list[str]) -> dict:
+    with _FILTER_LOCK:
+        return frotz._filter_candidate_actions(candidates, use_ctypes=True, use_parallel=False)
+
+
+def _choose(groups: Iterable[list[str]]) -> list[str]:
+    """As jericho: the most common verb of each group of same-effect actions (ties: a named object rather than
+    "all", then the shortest, then a-z), in a stable order."""
+    util = jericho_util()
+    return _stable(
+        min(group, key=lambda a: (-util.verb_usage_count(a), "all" in a.split(), len(a.split()), a)) for group in groups
+    )
 
 
 def candidate_actions(templates: Iterable[str], names: list[str], held: set[str]) -> list[str]:

@@ -1,0 +1,154 @@
+"""jericho's world-diff filter split over a pool of emulator processes.
+
+The filter (jericho's C ``filter_candidate_actions``) plays each candidate for one turn from the same state and
+restores the state after it, so a candidate's verdict does not depend on the others: the candidates can be split
+into chunks, each played by another emulator of the same game from the same state, and the groups merged. It is
+the game's own turn that costs (330-1,650 us a candidate in the Inform games), so the split pays up to the
+number of cores.
+
+Processes, not threads: ctypes lets go of the GIL during the call, but the C filter splits its input with libc's
+``strtok``, whose one saved position is shared by every thread of a process.
+
+The pool starts on first use (``spawn``: no fork of a threaded process) and is shared by every env of the
+process; its size is ``$AGENTGYM_TEXT_JERICHO_WORKERS`` (0, the default: no pool, the filter runs in the
+caller's emulator as before).
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import multiprocessing
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+__all__ = ["WORKERS_VARIABLE", "FilterPool", "shared_pool", "world_diff_groups", "split"]
+
+WORKERS_VARIABLE = "AGENTGYM_TEXT_JERICHO_WORKERS"
+DIFF_WORDS = 128
+"""Words of one world diff in the C filter's output (objects moved, attributes set and cleared, special RAM)."""
+CHUNKS_PER_WORKER = 2
+"""More chunks than workers: a chunk of slow candidates then holds up one worker, not the listing."""
+
+Groups = dict[bytes, list[str]]
+
+
+def world_diff_groups(frotz, state, actions: list[str]) -> tuple[Groups, bool]:
+    """The C filter on ``actions`` from ``state``: the actions that change the world grouped by their world diff,
+    and whether the emulator halted (the C filter then stops at that action)."""
+    import numpy as np
+
+    frotz.set_state(state)
+    joined = ";".join(actions).encode("utf-8")
+    text = ctypes.create_string_buffer(joined, len(joined) + 1)  # strtok writes into it
+    kept = ctypes.create_string_buffer(len(joined) + 2)
+    diffs = np.zeros(len(actions) * DIFF_WORDS, dtype=np.uint16)
+    count = frotz.frotz_lib.filter_candidate_actions(text, kept, np.ctypeslib.as_ctypes(diffs))
+    halted = frotz._emulator_halted()
+    if halted:
+        frotz.reset()
+    names = kept.value.decode("cp1252").split(";")[:count]
+    groups: Groups = {}
+    for index, name in enumerate(names):
+        groups.setdefault(diffs[index * DIFF_WORDS : (index + 1) * DIFF_WORDS].tobytes(), []).append(name)
+    return groups, halted
+
+
+def split(actions: list[str], parts: int) -> list[list[str]]:
+    """``actions`` in at most ``parts`` interleaved chunks (neighbouring candidates share a template and so a
+    cost: interleaving spreads the slow templates over the chunks).
+
+    >>> split(["a", "b", "c", "d", "e"], 2)
+    [['a', 'c', 'e'], ['b', 'd']]
+    """
+    return [chunk for chunk in (actions[start::parts] for start in range(parts)) if chunk]
+
+
+_EMULATORS: dict[str, object] = {}
+"""A worker's emulators, one per game file (a worker serves every game the process plays)."""
+
+
+def _play_chunk(path: str, state, actions: list[str]) -> tuple[Groups, bool]:
+    frotz = _EMULATORS.get(path)
+    if frotz is None:
+        import warnings
+
+        from jericho import FrotzEnv
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            frotz = _EMULATORS[path] = FrotzEnv(path, seed=1)  # the state carries the emulator's RNG
+        frotz.reset()
+    return world_diff_groups(frotz, state, actions)
+
+
+class FilterPool:
+    """Worker processes that each keep an emulator per game and play chunks of candidates."""
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise ValueError(f"a filter pool needs at least one worker, not {workers}")
+        self.workers = workers
+        self._lock = threading.Lock()
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            return self._executor
+
+    def filter(self, path: str, state, actions: list[str]) -> Groups | None:
+        """The groups the C filter gives for ``actions`` from ``state``, played by the workers; None when an
+        emulator halted or a worker died (the caller then plays them itself, where a halt ends the listing as
+        jericho's filter ends it)."""
+        chunks = split(actions, self.workers * CHUNKS_PER_WORKER)
+        try:
+            pool = self._pool()
+            results = [future.result() for future in [pool.submit(_play_chunk, path, state, c) for c in chunks]]
+        except BrokenProcessPool:
+            self.close()  # the next call starts a fresh pool
+            return None
+        merged: Groups = {}
+        for groups, halted in results:
+            if halted:
+                return None
+            for diff, names in groups.items():
+                merged.setdefault(diff, []).extend(names)
+        return merged
+
+    def close(self) -> None:
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+_SHARED: FilterPool | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def workers_setting() -> int:
+    """``$AGENTGYM_TEXT_JERICHO_WORKERS`` as a count of workers (0 when unset); a clear error when not a count."""
+    value = os.environ.get(WORKERS_VARIABLE, "").strip()
+    if not value:
+        return 0
+    if not value.isdigit():
+        raise ValueError(f"{WORKERS_VARIABLE} must be a count of worker processes (0: none), not {value!r}")
+    return int(value)
+
+
+def shared_pool() -> FilterPool | None:
+    """The process's pool, started on first use with ``$AGENTGYM_TEXT_JERICHO_WORKERS`` workers (None: 0)."""
+    global _SHARED
+    workers = workers_setting()
+    with _SHARED_LOCK:
+        if _SHARED is not None and _SHARED.workers != workers:
+            _SHARED.close()
+            _SHARED = None
+        if _SHARED is None and workers > 0:
+            _SHARED = FilterPool(workers)
+            atexit.register(_SHARED.close)
+        return _SHARED
