@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import logging
 import multiprocessing
 import os
 import threading
@@ -25,6 +26,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 __all__ = ["WORKERS_VARIABLE", "FilterPool", "shared_pool", "world_diff_groups", "split"]
+
+logger = logging.getLogger(__name__)
 
 WORKERS_VARIABLE = "AGENTGYM_TEXT_JERICHO_WORKERS"
 DIFF_WORDS = 128
@@ -68,9 +71,10 @@ def split(actions: list[str], parts: int) -> list[list[str]]:
 
 _EMULATORS: dict[str, object] = {}
 """A worker's emulators, one per game file (a worker serves every game the process plays)."""
+_DICTIONARIES: dict[str, dict[str, list[str]]] = {}
 
 
-def _play_chunk(path: str, state, actions: list[str]) -> tuple[Groups, bool]:
+def _emulator(path: str):
     frotz = _EMULATORS.get(path)
     if frotz is None:
         import warnings
@@ -81,7 +85,22 @@ def _play_chunk(path: str, state, actions: list[str]) -> tuple[Groups, bool]:
             warnings.simplefilter("ignore")
             frotz = _EMULATORS[path] = FrotzEnv(path, seed=1)  # the state carries the emulator's RNG
         frotz.reset()
-    return world_diff_groups(frotz, state, actions)
+    return frotz
+
+
+def _play_chunk(path: str, state, actions: list[str]) -> tuple[Groups, bool]:
+    return world_diff_groups(_emulator(path), state, actions)
+
+
+def _name_objects(path: str, state) -> tuple[list[str], set[str]]:
+    from agentgym_text.envs.jericho.engine import dictionary_of
+    from agentgym_text.envs.jericho.valid_actions import candidate_names
+
+    frotz = _emulator(path)
+    if path not in _DICTIONARIES:
+        _DICTIONARIES[path] = dictionary_of(frotz)
+    frotz.set_state(state)
+    return candidate_names(frotz, _DICTIONARIES[path])
 
 
 class FilterPool:
@@ -109,6 +128,7 @@ class FilterPool:
             pool = self._pool()
             results = [future.result() for future in [pool.submit(_play_chunk, path, state, c) for c in chunks]]
         except BrokenProcessPool:
+            logger.warning("a jericho filter worker died; the listing is made in this process")
             self.close()  # the next call starts a fresh pool
             return None
         merged: Groups = {}
@@ -118,6 +138,14 @@ class FilterPool:
             for diff, names in groups.items():
                 merged.setdefault(diff, []).extend(names)
         return merged
+
+    def names(self, path: str, state) -> tuple[list[str], set[str]] | None:
+        """``candidate_names`` at ``state``, in a worker; None when the worker died."""
+        try:
+            return self._pool().submit(_name_objects, path, state).result()
+        except BrokenProcessPool:
+            self.close()
+            return None
 
     def close(self) -> None:
         with self._lock:
