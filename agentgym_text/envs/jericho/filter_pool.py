@@ -22,6 +22,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -88,8 +89,11 @@ def _emulator(path: str):
     return frotz
 
 
-def _play_chunk(path: str, state, actions: list[str]) -> tuple[Groups, bool]:
-    return world_diff_groups(_emulator(path), state, actions)
+def _play_chunk(path: str, state, actions: list[str]) -> tuple[Groups, bool, int, float]:
+    """The chunk's groups and halt, with the worker's process id and the CPU seconds the chunk took it."""
+    start = time.thread_time()
+    groups, halted = world_diff_groups(_emulator(path), state, actions)
+    return groups, halted, os.getpid(), time.thread_time() - start
 
 
 def _name_objects(path: str, state) -> tuple[list[str], set[str]]:
@@ -112,6 +116,8 @@ class FilterPool:
         self.workers = workers
         self._lock = threading.Lock()
         self._executor: ProcessPoolExecutor | None = None
+        self.busiest_cpu = 0.0
+        """CPU seconds of the busiest worker in the last ``filter`` (the listing's critical path on idle cores)."""
 
     def _pool(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -124,6 +130,7 @@ class FilterPool:
         emulator halted or a worker died (the caller then plays them itself, where a halt ends the listing as
         jericho's filter ends it)."""
         chunks = split(actions, self.workers * CHUNKS_PER_WORKER)
+        self.busiest_cpu = 0.0
         try:
             pool = self._pool()
             results = [future.result() for future in [pool.submit(_play_chunk, path, state, c) for c in chunks]]
@@ -132,11 +139,14 @@ class FilterPool:
             self.close()  # the next call starts a fresh pool
             return None
         merged: Groups = {}
-        for groups, halted in results:
+        busy: dict[int, float] = {}
+        for groups, halted, worker, cpu in results:
             if halted:
                 return None
+            busy[worker] = busy.get(worker, 0.0) + cpu
             for diff, names in groups.items():
                 merged.setdefault(diff, []).extend(names)
+        self.busiest_cpu = max(busy.values(), default=0.0)
         return merged
 
     def names(self, path: str, state) -> tuple[list[str], set[str]] | None:

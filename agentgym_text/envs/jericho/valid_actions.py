@@ -7,6 +7,11 @@ dictionary marks as a noun or adjective is a candidate, as are the names of the 
 in the object tree; jericho's filters do the rest (the word must be examinable; candidate actions from
 jericho's templates are kept only when they change the world).
 
+The filter plays one game turn per candidate, which is where a listing's time goes. With a pool of emulator
+processes (``filter_pool``, ``$AGENTGYM_TEXT_JERICHO_WORKERS``) the candidates are split over its workers, and
+``prefetch`` starts a new state's listing there right after a step; both give the listing of jericho's filter in
+the env's own emulator (``_compute_reference``).
+
 >>> sorted(words_of("The quick brown fox, isn't it?"))
 ['brown', 'fox', "isn't", 'it', 'quick', 'the']
 """
