@@ -13,6 +13,7 @@ import random
 import subprocess
 import sys
 import textwrap
+import time
 from collections import OrderedDict
 from pathlib import Path
 
@@ -160,6 +161,36 @@ def test_envs_listing_in_threads_at_once_list_as_alone():
     environ.pop(filter_pool.WORKERS_VARIABLE, None)
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environ, timeout=600)
     assert result.returncode == 0 and result.stdout.strip() == "same", result.stderr[-2000:]
+
+
+def test_workers_leave_with_a_killed_parent(tmp_path):
+    script = textwrap.dedent(
+        """
+        import os, sys
+        from agentgym_text.envs.jericho.filter_pool import FilterPool
+
+        pool = FilterPool(2)
+        print(" ".join(str(p) for p in pool._pool().submit(os.getpid).result() and pool._executor._processes))
+        sys.stdout.flush()
+        os.kill(os.getpid(), 9)
+        """
+    )
+    environ = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environ, timeout=120)
+    workers = [int(p) for p in result.stdout.split()]
+    assert result.returncode == -9 and workers, result.stderr[-2000:]
+    deadline = time.monotonic() + 10 * filter_pool.PARENT_CHECK_SECONDS
+    while time.monotonic() < deadline and any(_running(p) for p in workers):
+        time.sleep(0.1)
+    assert not any(_running(p) for p in workers)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (an exited one nobody has reaped yet is a zombie: not running)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
 
 
 @pytest.mark.parametrize("value", ["two", "-1", "1.5"])

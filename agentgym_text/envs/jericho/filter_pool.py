@@ -36,6 +36,7 @@ DIFF_WORDS = 128
 CHUNKS_PER_WORKER = 2
 """More chunks than workers: a chunk of slow candidates then holds up one worker, not the listing."""
 
+PARENT_CHECK_SECONDS = 1.0
 Groups = dict[bytes, list[str]]
 
 
@@ -89,6 +90,18 @@ def _emulator(path: str):
     return frotz
 
 
+def _leave_with_parent(parent: int) -> None:
+    """A worker exits when the process that started it is gone (a killed parent's workers otherwise wait for
+    work forever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="jericho-worker-watch", daemon=True).start()
+
+
 def _play_chunk(path: str, state, actions: list[str]) -> tuple[Groups, bool, int, float]:
     """The chunk's groups and halt, with the worker's process id and the CPU seconds the chunk took it."""
     start = time.thread_time()
@@ -122,7 +135,12 @@ class FilterPool:
     def _pool(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._executor is None:
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                self._executor = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_leave_with_parent,
+                    initargs=(os.getpid(),),
+                )
             return self._executor
 
     def filter(self, path: str, state, actions: list[str]) -> Groups | None:
