@@ -37,12 +37,14 @@ CHUNKS_PER_WORKER = 2
 """More chunks than workers: a chunk of slow candidates then holds up one worker, not the listing."""
 
 PARENT_CHECK_SECONDS = 1.0
+"""How often a worker looks whether the process that started it still exists."""
 Groups = dict[bytes, list[str]]
 
 
 def world_diff_groups(frotz, state, actions: list[str]) -> tuple[Groups, bool]:
     """The C filter on ``actions`` from ``state``: the actions that change the world grouped by their world diff,
-    and whether the emulator halted (the C filter then stops at that action)."""
+    and whether the emulator halted (the C filter then stops at that action). For a worker, which plays one call
+    at a time: two threads of one process in the C filter at once corrupt each other (``strtok``)."""
     import numpy as np
 
     frotz.set_state(state)
