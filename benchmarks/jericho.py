@@ -98,21 +98,27 @@ def valid_action_times(game_dir: Path) -> list[tuple[str, float, float, int]]:
 
 
 def random_play_times(
-    game_dir: Path, states: int, seed: int = 0, games: list[str] | None = None
+    game_dir: Path, states: int, seed: int = 0, games: list[str] | None = None, think: float | None = None
 ) -> dict[str, list[tuple[float, float]]]:
-    """Cold valid-action times (wall s, CPU s) at each new state of random play: ``states`` states per game.
+    """Valid-action times (wall s, CPU s) at each new state of random play: ``states`` states per game. CPU:
+    this process's, plus with a pool its busiest worker's (the critical path of a listing on idle cores).
 
     Each step plays a random action of the listing (seeded), so the states are the ones an agent exploring
-    at random meets; the cache is bypassed so every figure is a first call in its state.
+    at random meets. ``think`` None: the cache is bypassed, so every figure is a first call in its state. A
+    number: the env prefetches each new state's listing, the agent thinks that many seconds after each step,
+    then asks (the latency a help request sees).
     """
     import random
 
+    from agentgym_text.envs.jericho import valid_actions as module
+    from agentgym_text.envs.jericho.filter_pool import shared_pool
     from agentgym_text.envs.jericho.tasks import make_tasks
-    from agentgym_text.envs.jericho.valid_actions import valid_actions
 
     rng = random.Random(seed)
     rows: dict[str, list[tuple[float, float]]] = {}
     env = gym.make("AgentBoard/Jericho-v0", game_dir=str(game_dir)).unwrapped
+    module._CACHE.clear()
+    pool = shared_pool()
     for task in make_tasks():
         name = task.params["game"]
         if games and name not in games:
@@ -120,9 +126,14 @@ def random_play_times(
         env.reset(seed=seed, options={"task_id": task.task_id})
         times = rows.setdefault(name, [])
         for _ in range(states):
+            if think is not None:
+                time.sleep(think)
             wall, cpu = time.perf_counter(), time.process_time()
-            actions = valid_actions(env._game, use_cache=False)
-            times.append((time.perf_counter() - wall, time.process_time() - cpu))
+            actions = module.valid_actions(env._game, use_cache=think is not None)
+            cpu = time.process_time() - cpu
+            if pool is not None and think is None:  # the workers' share: the busiest one's CPU
+                cpu += pool.busiest_cpu
+            times.append((time.perf_counter() - wall, cpu))
             if not actions:
                 break
             *_, terminated, truncated, _ = env.step(rng.choice(actions))
@@ -130,6 +141,39 @@ def random_play_times(
                 break
     env.close()
     return rows
+
+
+def dictionary_duplicates(game_dir: Path, states: int, seed: int = 0) -> None:
+    """Candidates a state and how many differ once each word is read as the game's parser reads it (cut to its
+    dictionary's word length; a word outside the dictionary kept whole): the turns pruning could save."""
+    import random
+
+    from agentgym_text.envs.jericho import valid_actions as module
+    from agentgym_text.envs.jericho.tasks import make_tasks
+
+    rng = random.Random(seed)
+    env = gym.make("AgentBoard/Jericho-v0", game_dir=str(game_dir)).unwrapped
+    print(f"{'game':12s} {'states':>6s} {'candidates':>10s} {'distinct':>9s} {'unreadable':>10s}")
+    for task in make_tasks():
+        env.reset(seed=seed, options={"task_id": task.task_id})
+        game = env._game
+        dictionary = game.dictionary()
+        cut = max(len(word) for word in dictionary)
+        total = distinct = unreadable = visited = 0
+        for _ in range(states):
+            names, held = module.candidate_names(game.frotz, dictionary)
+            candidates = module.candidate_actions(game.frotz.act_gen.templates, names, held)
+            read = [tuple(w[:cut] if w[:cut] in dictionary else "?" + w for w in c.split()) for c in candidates]
+            total, distinct, visited = total + len(candidates), distinct + len(set(read)), visited + 1
+            unreadable += sum(any(w.startswith("?") for w in words) for words in read)
+            actions = module.valid_actions(game)
+            if not actions:
+                break
+            *_, terminated, truncated, _ = env.step(rng.choice(actions))
+            if terminated or truncated:
+                break
+        print(f"{task.params['game']:12s} {visited:6d} {total:10d} {distinct:9d} {unreadable:10d}")
+    env.close()
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -221,11 +265,38 @@ def main() -> None:
         help="only: valid-action times over random play, STATES new states per game of the 20 (p50/p90/max)",
     )
     parser.add_argument("--games", nargs="*", help="with --random-play: only these games")
+    parser.add_argument(
+        "--workers", type=int, default=0, help="with --random-play: a pool of this many emulator processes"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        metavar="SECONDS",
+        help="with --random-play and --workers: prefetch each new state's listing, ask after SECONDS",
+    )
+    parser.add_argument(
+        "--duplicates", type=int, metavar="STATES", help="only: candidates the game's parser reads alike"
+    )
     args = parser.parse_args()
     warnings.simplefilter("ignore")
+    if args.duplicates:
+        dictionary_duplicates(Path(args.game_dir), args.duplicates)
+        return
     if args.random_play:
-        print(f"Valid actions over random play: {args.random_play} new states per game, cold (cache bypassed)")
-        print_random_play(random_play_times(Path(args.game_dir), args.random_play, games=args.games))
+        from agentgym_text.envs.jericho.filter_pool import WORKERS_VARIABLE
+        from agentgym_text.envs.jericho.valid_actions import PREFETCH_VARIABLE
+
+        os.environ[WORKERS_VARIABLE] = str(args.workers)
+        os.environ[PREFETCH_VARIABLE] = "1" if args.think is not None else "0"
+        mode = "cold (cache bypassed)" if args.think is None else f"prefetched, asked {args.think} s after each step"
+        pool = (
+            f", a pool of {args.workers} emulator processes (CPU: this process + busiest worker)"
+            if args.workers
+            else ""
+        )
+        print(f"Valid actions over random play: {args.random_play} new states per game, {mode}{pool}")
+        times = random_play_times(Path(args.game_dir), args.random_play, games=args.games, think=args.think)
+        print_random_play(times)
         return
     if args.game_dir:
         game_dir = Path(args.game_dir)

@@ -23,6 +23,7 @@ __all__ = [
     "JerichoGame",
     "resolve_game_dir",
     "check_game_file",
+    "dictionary_of",
 ]
 
 GAME_DIR_VARIABLE = "AGENTGYM_TEXT_JERICHO_DIR"
@@ -206,7 +207,7 @@ class JerichoGame:
         """The parser's words with their parts of speech (noun, verb, prep, dir, adj, ...)."""
         assert self.frotz is not None
         if self.md5 not in self._dictionaries:
-            self._dictionaries[self.md5] = {word.word: word.pos() for word in self.frotz.get_dictionary()}
+            self._dictionaries[self.md5] = dictionary_of(self.frotz)
         return self._dictionaries[self.md5]
 
     def world_hash(self) -> str:
@@ -217,6 +218,11 @@ class JerichoGame:
         if self.frotz is not None:
             self.frotz.close()
             self.frotz = None
+
+
+def dictionary_of(frotz) -> dict[str, list[str]]:
+    """A ``FrotzEnv``'s game's dictionary: each word with its parts of speech."""
+    return {word.word: word.pos() for word in frotz.get_dictionary()}
 
 
 def _display_name(name: str) -> str:

@@ -20,7 +20,7 @@ from agentgym_text.envs.jericho.engine import GameState, JerichoGame, check_game
 from agentgym_text.envs.jericho.expert import WalkthroughExpert
 from agentgym_text.envs.jericho.render import game_text
 from agentgym_text.envs.jericho.tasks import MAX_STEPS, custom_game_task, load_goals, make_tasks
-from agentgym_text.envs.jericho.valid_actions import valid_actions
+from agentgym_text.envs.jericho.valid_actions import prefetch, prefetch_setting, valid_actions
 
 __all__ = ["JerichoEnv"]
 
@@ -112,6 +112,7 @@ class JerichoEnv(TextEnv):
         self._cut = 9
         self._turn_taken = False
         self._won = False
+        self._prefetch = prefetch_setting()
 
     # ---- TextEnv -------------------------------------------------------------------------------------
     def _start(self, task: TaskSpec, seed: int) -> Start:
@@ -146,6 +147,8 @@ class JerichoEnv(TextEnv):
             self._scores = []
             self._expert = WalkthroughExpert(commands)
         self._reading = self._read(self._game.victory())
+        if self._prefetch:
+            prefetch(self._game)
         opening = agentboard_text.flatten(text).strip() if self._agentboard else game_text(text)
         return Start(observation=opening, goal=task.goal)
 
@@ -210,6 +213,8 @@ class JerichoEnv(TextEnv):
             for score in self._scores:
                 score.update(observation)
         self._reading = self._read(self._won)
+        if self._prefetch:
+            prefetch(self._game)
         return text
 
     def _ending(self, observation: str) -> Outcome:
