@@ -223,6 +223,28 @@ def test_a_lost_jvm_ends_every_episode_on_it_and_the_next_resets_start_a_new_one
         _close(players)
 
 
+@pytest.mark.parametrize("jvm", ["shared", "own"])
+def test_the_proxies_of_a_lost_jvm_are_let_go_without_trying_to_reach_it(jvm, caplog):
+    """A proxy's finalizer would connect to the dead JVM and log a traceback whenever the collector runs it (on
+    Python 3.11 before 3.11.8 a traceback formatted inside ``ast.parse`` makes that parse fail: CPython gh-106905)."""
+    import gc
+    import logging
+
+    env = gym.make(ENV_ID, jvm=JvmPool() if jvm == "shared" else "own", text_format="clear")
+    try:
+        env.reset(seed=0)
+        os.kill(env.unwrapped._engine.jvm_pid, signal.SIGKILL)
+        time.sleep(0.5)
+        assert env.step("look around")[4]["finish_reason"] == FinishReason.ENGINE_ERROR.value
+        env.reset(seed=0)
+        with caplog.at_level(logging.DEBUG, logger="py4j"):
+            caplog.clear()
+            gc.collect()
+            assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    finally:
+        env.close()
+
+
 def test_recycling_one_envs_simulator_leaves_the_others_episode_intact(agentboard_reference):
     text_format, expected = agentboard_reference
     pool = JvmPool()

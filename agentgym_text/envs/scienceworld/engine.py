@@ -222,6 +222,16 @@ _INHERITED: list[Any] = []
 """A forked child's copies of its parent's simulators, kept alive so that no finalizer closes their sockets."""
 
 
+def disconnect(gateway: Any) -> None:
+    """Let no Python proxy of ``gateway``'s Java objects reach the JVM again: a proxy's finalizer sends a release
+    message, and for a closed or dead JVM py4j would try to connect and log a traceback at whatever moment the
+    garbage collector runs it (on Python 3.11 before 3.11.8, a traceback formatted while ``ast.parse`` runs in the
+    same thread makes that parse fail: CPython gh-106905)."""
+    client = getattr(gateway, "_gateway_client", None)
+    if client is not None:
+        client.is_connected = False
+
+
 def _forget_parent_jvms() -> None:
     """In a forked child (e.g. an async vector env worker): leave the parent's JVMs to the parent.
 
@@ -234,9 +244,7 @@ def _forget_parent_jvms() -> None:
         engine._loaded = None
         engine._used = False
         if sim is not None:
-            client = getattr(getattr(sim, "_gateway", None), "_gateway_client", None)
-            if client is not None:
-                client.is_connected = False
+            disconnect(sim._gateway)
             _INHERITED.append(sim)
         _LIVE.discard(engine)
 
@@ -346,10 +354,14 @@ class ScienceWorldEngine:
         self._used = False
         _LIVE.discard(self)
         if sim is not None:
+            if self._pool is None and sim._gateway.java_process.poll() is not None:
+                disconnect(sim._gateway)  # a dead JVM: closing would only try to connect and log that it cannot
             try:
                 sim.close()
             except Exception as error:  # the JVM may already be gone at interpreter exit
                 logger.debug("closing the ScienceWorld JVM failed (already gone?): %r", error)
+            if self._pool is None:
+                disconnect(sim._gateway)
 
     def load(self, task_name: str, variation: int, simplifications: str, gold_path: bool = False) -> None:
         """Load a task variation (skipped when it is already loaded the same way).

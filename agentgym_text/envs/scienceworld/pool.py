@@ -34,7 +34,7 @@ from typing import Any
 
 from py4j.protocol import Py4JError, Py4JNetworkError
 
-from agentgym_text.envs.scienceworld.engine import start_jvm
+from agentgym_text.envs.scienceworld.engine import disconnect, start_jvm
 
 __all__ = ["JvmPool", "PooledSimulator", "default_pool"]
 
@@ -92,6 +92,7 @@ class _Jvm:
             self.env.close()
         except Exception as error:  # the JVM may already be gone
             logger.debug("closing a pooled ScienceWorld JVM failed (already gone?): %r", error)
+        disconnect(self.gateway)
         # ScienceWorldEnv.__del__ closes again, writing to the stdin of a JVM that may be exiting (a BrokenPipeError)
         self.env.close = lambda: None
 
@@ -149,6 +150,7 @@ class PooledSimulator:
                 self.broken = True
                 if isinstance(error, Py4JNetworkError) or not jvm.alive:  # the JVM may not have exited yet
                     jvm.retired = True
+                    disconnect(jvm.gateway)
                     for simulator in list(jvm.simulators):
                         simulator.broken = True
                 raise
