@@ -528,3 +528,20 @@ def test_gold_plan_solves_task_sample(browser, server, index):
 def test_gold_plan_solves_every_task(browser, server, index):
     score, rate = run_gold(browser, server, CONFIGS[index])
     assert score == 1.0 and rate == 1.0
+
+
+def test_a_browser_that_stops_reading_is_not_reported_but_other_errors_are(capsys):
+    from agentgym_text.envs.webarena.sites import web
+
+    server = web._SiteHTTPServer(("127.0.0.1", 0), web._Handler, bind_and_activate=False)
+    try:
+        for error in (BrokenPipeError(32, "Broken pipe"), ConnectionResetError(104, "reset"), ValueError("bug")):
+            try:
+                raise error
+            except Exception:
+                server.handle_error(None, ("127.0.0.1", 1))
+    finally:
+        server.server_close()
+    printed = capsys.readouterr().err
+    assert "ValueError: bug" in printed
+    assert "Broken pipe" not in printed and "reset" not in printed

@@ -11,12 +11,14 @@ from __future__ import annotations
 import html
 import re
 import sqlite3
+import sys
 import threading
 import urllib.parse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "App",
@@ -242,6 +244,13 @@ class LiveSite:
 class _SiteHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     site: LiveSite
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that stopped reading (its context restarted, its page navigated away) is no error of the
+        site's: only other errors get socketserver's traceback on stderr."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 def serve(site: LiveSite) -> tuple[ThreadingHTTPServer, threading.Thread, str]:
