@@ -274,8 +274,9 @@ _SHARED_LOCK = threading.Lock()
 
 
 def _new_lock_in_child() -> None:
-    global _SHARED_LOCK
+    global _SHARED_LOCK, _CONNECTING
     _SHARED_LOCK = threading.Lock()  # a fork while another thread held it would leave the child's copy held
+    _CONNECTING = threading.BoundedSemaphore(2)
 
 
 os.register_at_fork(after_in_child=_new_lock_in_child)
@@ -303,11 +304,18 @@ def _release_shared(shared: SharedChromium) -> None:
     shared.close()
 
 
+_CONNECTING = threading.BoundedSemaphore(2)
+"""Threads linking to the shared Chromium at once: a link attaches to every tab of the browser, and 64 eval slots
+linking together on 2 cores timed out after Playwright's 30 s; one after another each takes well under that."""
+
+
 def _link(endpoint: str):
     key = (os.getpid(), threading.get_ident(), endpoint)  # the endpoint names a launch: "url#launch number"
     entry = _LINKS.get(key)
     if entry is None or not entry[0].is_connected():
-        entry = _LINKS[key] = [_driver().chromium.connect_over_cdp(endpoint.split("#")[0]), 0]
+        driver = _driver()
+        with _CONNECTING:
+            entry = _LINKS[key] = [driver.chromium.connect_over_cdp(endpoint.split("#")[0]), 0]
     entry[1] += 1
     return entry[0]
 
