@@ -11,20 +11,18 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
-import glob
 import importlib
 import importlib.util
 import json
 import logging
 import os
-import shutil
 import threading
 import weakref
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from agentgym_text.envs.scienceworld.jvm_calls import helper_for, no_delay
+from agentgym_text.envs.scienceworld.jvm_calls import find_java_tool, helper_for, no_delay
 from agentgym_text.envs.scienceworld.listing import ObjectIndex
 
 if TYPE_CHECKING:
@@ -75,12 +73,7 @@ def simplifications_for(task_name: str) -> str:
 
 def find_java() -> str | None:
     """The java executable: on PATH, else under $JAVA_HOME, /usr/bin or /usr/lib/jvm (PATH may be empty)."""
-    found = shutil.which("java")
-    if found:
-        return found
-    candidates = [os.path.join(os.environ.get("JAVA_HOME", ""), "bin", "java"), "/usr/bin/java"]
-    candidates += sorted(glob.glob("/usr/lib/jvm/*/bin/java"))
-    return next((path for path in candidates if os.path.isfile(path) and os.access(path, os.X_OK)), None)
+    return find_java_tool("java")
 
 
 _JAVA: ContextVar[str | None] = ContextVar("agentgym_text_scienceworld_java", default=None)

@@ -27,7 +27,15 @@ from typing import Any
 
 from agentgym_text.core.cache import CacheError, build_cached, source_key
 
-__all__ = ["JAVA_SOURCE", "AgentBoardHelper", "compiled_classes", "find_javac", "helper_for", "no_delay"]
+__all__ = [
+    "JAVA_SOURCE",
+    "AgentBoardHelper",
+    "compiled_classes",
+    "find_java_tool",
+    "find_javac",
+    "helper_for",
+    "no_delay",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -36,14 +44,20 @@ _CLASS = "agentgymtext.scienceworld.AgentBoardCalls"
 _COMPILE_SECONDS = 120
 
 
-def find_javac() -> str | None:
-    """The javac executable: on PATH, else under $JAVA_HOME or /usr/lib/jvm (PATH may be empty)."""
-    found = shutil.which("javac")
+def find_java_tool(name: str) -> str | None:
+    """A JDK/JRE executable (``java``, ``javac``): on PATH, else under $JAVA_HOME, /usr/bin or /usr/lib/jvm (PATH
+    may be empty)."""
+    found = shutil.which(name)
     if found:
         return found
-    candidates = [os.path.join(os.environ.get("JAVA_HOME", ""), "bin", "javac"), "/usr/bin/javac"]
-    candidates += sorted(glob.glob("/usr/lib/jvm/*/bin/javac"))
+    candidates = [os.path.join(os.environ.get("JAVA_HOME", ""), "bin", name), f"/usr/bin/{name}"]
+    candidates += sorted(glob.glob(f"/usr/lib/jvm/*/bin/{name}"))
     return next((path for path in candidates if os.path.isfile(path) and os.access(path, os.X_OK)), None)
+
+
+def find_javac() -> str | None:
+    """The javac executable (None with a JRE only)."""
+    return find_java_tool("javac")
 
 
 def _jar() -> Path:
