@@ -119,6 +119,16 @@ def test_valid_actions_are_cached_by_world_state_and_do_not_disturb_the_game(mon
     env.close()
 
 
+def test_a_menu_opened_in_a_room_is_not_served_the_rooms_cached_listing():
+    """night's "allhints" opens a hint menu: the world (jericho's hash) is the room's, the listing is not."""
+    env = gym.make(ENV_ID).unwrapped
+    env.reset(seed=0, options={"task_id": "jericho-night"})
+    assert env.admissible_actions()  # the room's listing, now cached
+    env.step("allhints")
+    assert env.admissible_actions() == valid_actions_module.valid_actions(env._game, use_cache=False) == []
+    env.close()
+
+
 def test_valid_actions_are_not_computed_unless_asked():
     env = gym.make(ENV_ID)
     _, info = env.reset(seed=0, options={"task_id": "jericho-905"})

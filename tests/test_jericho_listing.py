@@ -108,7 +108,7 @@ def test_a_queued_listing_of_a_state_the_game_has_left_is_dropped(monkeypatch, p
     env = gym.make(ENV_ID).unwrapped
     env.reset(seed=0, options={"task_id": "jericho-detective"})
     game = env._game
-    first_key = (game.md5, game.world_hash())
+    first_key = game.listing_key()
     listing._WANTED[game] = ("another", "state")  # as prefetch records it when the game has moved on
     job = listing._listing_in_background(game, first_key, str(game.path), game.frotz.get_state(), [], pool)
     assert job is None and first_key not in listing._CACHE

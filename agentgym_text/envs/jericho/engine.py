@@ -214,6 +214,14 @@ class JerichoGame:
         assert self.frotz is not None
         return self.frotz.get_world_state_hash()
 
+    def listing_key(self) -> tuple[str, str, int]:
+        """What the valid-action listing of the current state depends on: the game, its world-state hash and where
+        the game waits for input. jericho's hash covers only the object tree, and a game in a menu (night's
+        "allhints") has the world of the room it was opened in but waits at another read, where no command
+        changes the world; play at the main prompt waits at one read, so a revisited state keeps its key."""
+        assert self.frotz is not None
+        return self.md5, self.frotz.get_world_state_hash(), int(self.frotz.frotz_lib.getPC())
+
     def close(self) -> None:
         if self.frotz is not None:
             self.frotz.close()

@@ -44,9 +44,9 @@ logger = logging.getLogger(__name__)
 
 CACHE_SIZE = 4096
 PREFETCH_VARIABLE = "AGENTGYM_TEXT_JERICHO_PREFETCH"
-_CACHE: OrderedDict[tuple[str, str], tuple[str, ...]] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, str, int], tuple[str, ...]] = OrderedDict()
 _CACHE_LOCK = threading.Lock()  # envs in threads share the cache: a lookup must not meet another's eviction
-_PENDING: dict[tuple[str, str], Future] = {}
+_PENDING: dict[tuple[str, str, int], Future] = {}
 """Listings ``prefetch`` started, by key, until they are in the cache (under _CACHE_LOCK)."""
 _WANTED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 """Each game's latest prefetched key: a queued listing of a state its game has left is dropped."""
@@ -140,7 +140,7 @@ def valid_actions(game, *, use_cache: bool = True) -> list[str]:
     frotz = game.frotz
     if frotz is None or frotz.game_over() or frotz.victory() or frotz.act_gen is None:
         return []
-    key = (game.md5, game.world_hash())
+    key = game.listing_key()
     if use_cache:
         with _CACHE_LOCK:
             cached = _CACHE.get(key)
@@ -157,7 +157,7 @@ def valid_actions(game, *, use_cache: bool = True) -> list[str]:
     return actions
 
 
-def _remember(key: tuple[str, str], actions: list[str]) -> None:
+def _remember(key: tuple[str, str, int], actions: list[str]) -> None:
     with _CACHE_LOCK:
         _CACHE[key] = tuple(actions)
         while len(_CACHE) > CACHE_SIZE:
@@ -172,7 +172,7 @@ def prefetch(game) -> bool:
     frotz = game.frotz
     if pool is None or frotz is None or frotz.game_over() or frotz.victory() or frotz.act_gen is None:
         return False
-    key = (game.md5, game.world_hash())
+    key = game.listing_key()
     with _CACHE_LOCK:
         _WANTED[game] = key
         if key in _CACHE or key in _PENDING:
