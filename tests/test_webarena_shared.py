@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("playwright")
 from agentgym_text.envs.webarena import browser as browser_module  # noqa: E402
+from agentgym_text.envs.webarena import chromium as chromium_module  # noqa: E402
 
 try:
     browser_module.find_chromium()
@@ -118,7 +119,7 @@ def test_the_shared_chromium_keeps_playwrights_switches_and_leaves_out_the_addre
     (pid,) = _chromium_pids(env)
     argv = [arg.decode() for arg in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")]
     lists = [set(arg.split("=", 1)[1].split(",")) for arg in argv if arg.startswith("--disable-features=")]
-    assert len(lists) == 2 and lists[0] and lists[0] | set(browser_module._UNUSED_UI) == lists[-1]
+    assert len(lists) == 2 and lists[0] and lists[0] | set(chromium_module._UNUSED_UI) == lists[-1]
     cdp = env._browser._browser.new_browser_cdp_session()
     kinds = [target["type"] for target in cdp.send("Target.getTargets")["targetInfos"]]
     cdp.detach()
@@ -211,7 +212,7 @@ def test_envs_in_threads_share_one_chromium_and_play_as_alone():
     assert len(results) == 9 and all(record == expected[task_id] for (_, task_id), record in results.items())
     assert len({id(owner) for owner, _ in owners}) == 1 and all(len(pids) == 1 for _, pids in owners)
     assert len({pids[0] for _, pids in owners}) == 1
-    assert not browser_module._SHARED  # the last close ended it
+    assert not chromium_module._SHARED  # the last close ended it
 
 
 # ---- a crash, a close ---------------------------------------------------------------------------------------
@@ -275,7 +276,7 @@ def test_closing_one_env_leaves_the_others_episode_intact(closer):
     finally:
         second.close()
         worker.shutdown()
-    assert _gone(pid) and not browser_module._SHARED
+    assert _gone(pid) and not chromium_module._SHARED
 
 
 def test_vector_env_workers_launch_their_own_chromium_beside_the_parents():
