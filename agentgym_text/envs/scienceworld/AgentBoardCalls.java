@@ -5,12 +5,15 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 
 import scienceworld.actions.PossibleAction;
 import scienceworld.input.ActionDefinitions;
 import scienceworld.input.InputParser;
+import scienceworld.objects.portal.Portal;
 import scienceworld.runtime.AgentInterface;
 import scienceworld.runtime.pythonapi.PythonInterface;
+import scienceworld.runtime.pythonapi.TemplateAction;
 import scienceworld.struct.EnvObject;
 
 /**
@@ -32,12 +35,27 @@ import scienceworld.struct.EnvObject;
 public final class AgentBoardCalls {
     private static final int ATTEMPTS = 20;
     private static final int INCREMENTING_ATTEMPTS = 10;
+    private static final int MAX_CACHED_REFERENTS = 1 << 15;
+    private static final int MAX_CACHED_NAMINGS = 1 << 10;
+
+    /**
+     * Sorted referents by what {@code EnvObject.getReferentsWithContainers} reads: the object's referents (a
+     * portal's as seen from the room) and its container's. The method is a pure function of those two sets, so an
+     * object whose names and container's names are unchanged since an earlier listing gets the same array.
+     */
+    private final ConcurrentHashMap<List<Object>, String[]> referentsByNames = new ConcurrentHashMap<>();
+
+    private volatile boolean ownCollection = true;
+    private volatile boolean ownCollectionChecked = false;
+
+    /** Namings by the referent arrays they were made of (the same arrays, from {@code referentsByNames}). */
+    private final ConcurrentHashMap<SameArrays, Naming> namings = new ConcurrentHashMap<>();
 
     public AgentBoardCalls() {}
 
     /**
      * The step; returns score, completion, the observation's length in code points, each ending in a tab, then
-     * the observation and the listing's JSON.
+     * the observation and the listing (see {@code rows}).
      */
     public String stepThenList(PythonInterface sim, String command) {
         String observation = sim.step(command);
@@ -52,29 +70,55 @@ public final class AgentBoardCalls {
             + observation + listing;
     }
 
-    private static String twoListings(PythonInterface sim) {
+    private String twoListings(PythonInterface sim) {
         AgentInterface world = listable(sim);
         if (world == null) {
             sim.getValidActionObjectCombinations();
             return sim.getValidActionObjectCombinationsJSON();
         }
         EnvObject room = world.getAgentVisibleObjects(false)._2();
-        EnvObject[] visible = asArray(InputParser.collectObjects(room, false));
-        EnvObject[] everything = asArray(InputParser.collectObjects(world.universe(), true));
-        String[][] visibleNames = referents(visible, room);
-        String[][] allNames = referents(everything, room);
+        EnvObject[] visible = collectObjects(room, false);
+        EnvObject[] everything = collectObjects(world.universe(), true);
+        StateReferents state = new StateReferents(room, everything.length);
+        String[][] allNames = referents(everything, state);
+        String[][] visibleNames = allNames == null ? null : referents(visible, state);
         if (visibleNames == null || allNames == null) {
             sim.getValidActionObjectCombinations();
             return sim.getValidActionObjectCombinationsJSON();
         }
-        Naming visibleNaming = new Naming(visibleNames);
-        Naming allNaming = new Naming(allNames);
+        Naming visibleNaming = naming(visibleNames);
+        Naming allNaming = naming(allNames);
         visibleNaming.choose();  // the unread listing: its draws only
         allNaming.choose();
         scala.collection.immutable.Map<Object, String> visibleLut = lookUpTable(visible, visibleNaming.choose());
         scala.collection.immutable.Map<Object, String> allLut = lookUpTable(everything, allNaming.choose());
         PossibleAction[] actions =
             ActionDefinitions.mkPossibleActions(world.agent(), visible, everything, visibleLut, allLut);
+        return rows(actions);
+    }
+
+    /**
+     * The listing as rows: action, template id, object ids and type ids, tab-separated, a row per line. Where an
+     * action holds a tab or a line break, the simulator's JSON instead.
+     */
+    private static String rows(PossibleAction[] actions) {
+        StringBuilder rows = new StringBuilder(64 * actions.length);
+        for (int i = 0; i < actions.length; i++) {
+            TemplateAction template = actions[i].toTemplate();
+            String action = template.actionString();
+            if (action.indexOf('\t') >= 0 || action.indexOf('\n') >= 0) {
+                return json(actions);
+            }
+            if (i > 0) {
+                rows.append('\n');
+            }
+            rows.append(action).append('\t').append(template.templateID()).append('\t');
+            rows.append(template.objectIDs().mkString(",")).append('\t').append(template.typeIDs().mkString(","));
+        }
+        return rows.toString();
+    }
+
+    private static String json(PossibleAction[] actions) {
         StringBuilder json = new StringBuilder("{\"validActions\": [");
         for (int i = 0; i < actions.length; i++) {
             if (i > 0) {
@@ -83,6 +127,91 @@ public final class AgentBoardCalls {
             json.append(actions[i].toTemplate().toJSON());
         }
         return json.append("]}").toString();
+    }
+
+    private Naming naming(String[][] referents) {
+        SameArrays key = new SameArrays(referents);
+        Naming naming = namings.get(key);
+        if (naming == null) {
+            naming = new Naming(referents);
+            if (namings.size() >= MAX_CACHED_NAMINGS) {
+                namings.clear();
+            }
+            namings.put(key, naming);
+        }
+        return naming;
+    }
+
+    /** Arrays equal when they hold the same array objects (identity hashes are all one here: a hash of sizes). */
+    private static final class SameArrays {
+        private final Object[] arrays;
+        private final int hash;
+
+        SameArrays(Object[][] arrays) {
+            this.arrays = arrays;
+            int h = arrays.length;
+            for (Object[] each : arrays) {
+                h = 31 * h + each.length;
+            }
+            hash = h;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (!(other instanceof SameArrays) || ((SameArrays) other).hash != hash) {
+                return false;
+            }
+            Object[] theirs = ((SameArrays) other).arrays;
+            if (theirs.length != arrays.length) {
+                return false;
+            }
+            for (int i = 0; i < arrays.length; i++) {
+                if (theirs[i] != arrays[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /**
+     * {@code InputParser.collectObjects} as an array in the set's order. The simulator's sets of objects cost time
+     * quadratic in their size here (every identity hash is the same, see {@code JVM_OPTIONS}); {@code ObjectSet}
+     * gives the same order in linear time. The first collection in each JVM is checked against the simulator's,
+     * and a difference (another Scala library, an object with a hash of its own) turns it off.
+     */
+    private EnvObject[] collectObjects(EnvObject root, boolean includeHidden) {
+        if (!ownCollection) {
+            return asArray(InputParser.collectObjects(root, includeHidden));
+        }
+        EnvObject[] ours = ObjectSet.collect(root, includeHidden);
+        if (!ownCollectionChecked) {
+            EnvObject[] theirs = asArray(InputParser.collectObjects(root, includeHidden));
+            ownCollection = ours != null && Arrays.equals(ours, theirs);
+            ownCollectionChecked = true;
+            return theirs;
+        }
+        return ours != null ? ours : asArray(InputParser.collectObjects(root, includeHidden));
+    }
+
+    /**
+     * Whether {@code ObjectSet} collects the current state's objects as the simulator does (both collections a
+     * listing makes); for tests.
+     */
+    public boolean collectsAsTheSimulator(PythonInterface sim) {
+        AgentInterface world = listable(sim);
+        if (world == null) {
+            return false;
+        }
+        EnvObject room = world.getAgentVisibleObjects(false)._2();
+        return Arrays.equals(ObjectSet.collect(room, false), asArray(InputParser.collectObjects(room, false)))
+            && Arrays.equals(
+                ObjectSet.collect(world.universe(), true), asArray(InputParser.collectObjects(world.universe(), true)));
     }
 
     /** The loaded world, or null where the simulator's own listing would take another branch. */
@@ -105,23 +234,63 @@ public final class AgentBoardCalls {
         return (EnvObject[]) objects.toArray(tag);
     }
 
-    /** Each object's referents seen from {@code room}, sorted; null when one has none. */
-    private static String[][] referents(EnvObject[] objects, EnvObject room) {
+    /** What the referents of one state are read from; the state does not change while a listing is made. */
+    private static final class StateReferents {
+        final EnvObject room;
+        final HashMap<Long, String[]> sorted;
+        final HashMap<Long, scala.collection.immutable.Set<String>> own;
+
+        StateReferents(EnvObject room, int objects) {
+            this.room = room;
+            sorted = new HashMap<>(2 * objects);
+            own = new HashMap<>(2 * objects);
+        }
+
+        /** {@code getReferents()}, once per object and state (a container's are read for each thing in it). */
+        scala.collection.immutable.Set<String> own(EnvObject object) {
+            return own.computeIfAbsent(object.uuid(), id -> object.getReferents());
+        }
+    }
+
+    /**
+     * Each object's referents seen from the room, sorted, as {@code getAllUniqueReferentsObjList} lists them; null
+     * when one has none.
+     */
+    private String[][] referents(EnvObject[] objects, StateReferents state) {
         String[][] names = new String[objects.length][];
         for (int i = 0; i < objects.length; i++) {
-            scala.collection.immutable.Set<String> set = objects[i].getReferentsWithContainers(room);
-            String[] sorted = new String[set.size()];
-            scala.collection.Iterator<String> each = set.iterator();
-            for (int k = 0; each.hasNext(); k++) {
-                sorted[k] = each.next();
-            }
+            EnvObject object = objects[i];
+            String[] sorted = state.sorted.computeIfAbsent(object.uuid(), id -> referents(object, state));
             if (sorted.length == 0) {
                 return null;
             }
-            Arrays.sort(sorted);
             names[i] = sorted;
         }
         return names;
+    }
+
+    private String[] referents(EnvObject object, StateReferents state) {
+        scala.collection.immutable.Set<String> own =
+            object instanceof Portal ? ((Portal) object).getReferents(state.room) : state.own(object);
+        scala.Option<EnvObject> container = object.getContainer();
+        Object containers = container.isDefined() ? state.own(container.get()) : null;
+        List<Object> key = Arrays.asList(own, containers);
+        String[] sorted = referentsByNames.get(key);
+        if (sorted != null) {
+            return sorted;
+        }
+        scala.collection.immutable.Set<String> set = object.getReferentsWithContainers(state.room);
+        sorted = new String[set.size()];
+        scala.collection.Iterator<String> each = set.iterator();
+        for (int k = 0; each.hasNext(); k++) {
+            sorted[k] = each.next();
+        }
+        Arrays.sort(sorted);
+        if (referentsByNames.size() >= MAX_CACHED_REFERENTS) {
+            referentsByNames.clear();
+        }
+        referentsByNames.put(key, sorted);
+        return sorted;
     }
 
     /**
@@ -231,5 +400,107 @@ public final class AgentBoardCalls {
             table = table.updated(Long.valueOf(objects[i].uuid()), lower[i]);
         }
         return (scala.collection.immutable.Map<Object, String>) table;
+    }
+
+    /**
+     * A {@code scala.collection.mutable.HashSet} of objects that all have one hash code, modelled: such a set's
+     * open-addressing table holds its elements in one run of slots from the hash's home slot, in the order they
+     * were added, wrapping at the end; growing the table adds them again in slot order. Membership is by
+     * {@code uuid} ({@code EnvObject.equals}). Iteration goes through the slots, as the set's does.
+     */
+    private static final class ObjectSet {
+        private static final int LOAD_FACTOR = 450;  // FlatHashTable's defaults
+        private static final int INITIAL_SLOTS = 32;
+
+        private final int hash;
+        private final java.util.HashSet<Long> ids = new java.util.HashSet<>();
+        private EnvObject[] slots = new EnvObject[INITIAL_SLOTS];
+        private int size;
+
+        private ObjectSet(int hash) {
+            this.hash = hash;
+        }
+
+        /** {@code InputParser.collectObjects(root, includeHidden)} in its order; null if a hash differs. */
+        static EnvObject[] collect(EnvObject root, boolean includeHidden) {
+            ObjectSet set = new ObjectSet(root.hashCode());
+            return set.addTree(root, includeHidden) ? set.toArray() : null;
+        }
+
+        private boolean addTree(EnvObject root, boolean includeHidden) {
+            if (includeHidden || !root.isHidden()) {
+                if (!add(root)) {
+                    return false;
+                }
+            }
+            scala.collection.Iterator<Portal> portals = root.getPortals(root.getPortals$default$1()).iterator();
+            while (portals.hasNext()) {
+                Portal portal = portals.next();
+                scala.Option<EnvObject> destination = portal.getConnectsTo(root);
+                if (!add(portal) || destination.isDefined() && !add(destination.get())) {
+                    return false;
+                }
+            }
+            if (includeHidden || !root.isHidden()) {
+                scala.collection.Iterator<EnvObject> children =
+                    root.getContainedObjectsAndPortals(root.getContainedObjectsAndPortals$default$1()).iterator();
+                while (children.hasNext()) {
+                    ObjectSet child = new ObjectSet(hash);
+                    if (!child.addTree(children.next(), includeHidden)) {
+                        return false;
+                    }
+                    for (EnvObject each : child.toArray()) {
+                        add(each);
+                    }
+                }
+            }
+            return true;
+        }
+
+        /** False when the object's hash is not the set's (the model would not hold). */
+        private boolean add(EnvObject object) {
+            if (object.hashCode() != hash) {
+                return false;
+            }
+            if (ids.add(object.uuid())) {
+                place(object);
+            }
+            return true;
+        }
+
+        private void place(EnvObject object) {
+            slots[(home(slots.length) + size) % slots.length] = object;
+            size++;
+            if (size >= (int) ((long) slots.length * LOAD_FACTOR / 1000)) {
+                EnvObject[] old = slots;
+                slots = new EnvObject[old.length * 2];
+                size = 0;
+                for (EnvObject each : old) {
+                    if (each != null) {
+                        place(each);
+                    }
+                }
+            }
+        }
+
+        /** FlatHashTable.index: the hash improved with the table's seed (the bits of its size), its top bits. */
+        private int home(int length) {
+            int ones = length - 1;
+            int improved = scala.util.hashing.package$.MODULE$.byteswap32(hash);
+            int rotation = Integer.bitCount(ones) % 32;
+            int rotated = (improved >>> rotation) | (improved << (32 - rotation));
+            return (rotated >>> (32 - Integer.bitCount(ones))) & ones;
+        }
+
+        EnvObject[] toArray() {
+            EnvObject[] out = new EnvObject[size];
+            int k = 0;
+            for (EnvObject each : slots) {
+                if (each != null) {
+                    out[k++] = each;
+                }
+            }
+            return out;
+        }
     }
 }

@@ -18,9 +18,10 @@ import logging
 import os
 import threading
 import weakref
+from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from agentgym_text.envs.scienceworld.jvm_calls import find_java_tool, helper_for, no_delay
 from agentgym_text.envs.scienceworld.listing import ObjectIndex
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from agentgym_text.envs.scienceworld.pool import JvmPool
 
 __all__ = [
+    "Combinations",
     "JAVA_INSTALL_HINT",
     "JVM_OPTIONS",
     "MISSING_PACKAGE_MESSAGE",
@@ -198,8 +200,46 @@ def start_jvm() -> Any:
     return sim
 
 
-def _combinations(listing_json: str) -> list[dict]:
-    return list(json.loads(listing_json)["validActions"])
+class Combinations(Sequence[dict]):
+    """A validity listing of the action-object combinations, in the simulator's order: each combination's action
+    text at once (``actions``), its entry (action, template_id, obj_ids, type_ids, as the simulator's JSON gives
+    them) when read. Parsed from ``AgentBoardCalls``' rows, or from the simulator's JSON (text starting with "{")."""
+
+    def __init__(self, text: str) -> None:
+        self._rows: list[str] | None = None
+        self._entries: list[dict] | None = None
+        if text.startswith("{"):
+            self._entries = list(json.loads(text)["validActions"])
+            self.actions = [str(entry["action"]) for entry in self._entries]
+        else:
+            self._rows = text.split("\n") if text else []
+            self.actions = [row.partition("\t")[0] for row in self._rows]
+
+    def _read(self) -> list[dict]:
+        if self._entries is None:
+            self._entries = [_entry(row) for row in self._rows or ()]
+            self._rows = None
+        return self._entries
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    @overload
+    def __getitem__(self, index: int) -> dict: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict]: ...
+    def __getitem__(self, index: int | slice) -> dict | list[dict]:
+        return self._read()[index]
+
+
+def _entry(row: str) -> dict:
+    action, template, objects, types = row.split("\t")
+    return {
+        "action": action,
+        "template_id": int(template),
+        "obj_ids": [int(uid) for uid in objects.split(",")] if objects else [],
+        "type_ids": [int(uid) for uid in types.split(",")] if types else [],
+    }
 
 
 _LIVE: weakref.WeakSet[ScienceWorldEngine] = weakref.WeakSet()
@@ -417,7 +457,7 @@ class ScienceWorldEngine:
         result, listing = self._scienceworld_step("look around")
         return result.observation + "\n" + self.inventory(), self._join(listing)
 
-    def step_as_agentboard(self, command: str) -> tuple[StepResult, list[dict]]:
+    def step_as_agentboard(self, command: str) -> tuple[StepResult, Combinations]:
         """One step as AgentBoard plays it: ``ScienceWorldEnv.step`` (the step, then the look, inventory, task and
         combination listing it fetches), then AgentBoard's validity listing (what ``grounding_combinations``
         returns). Made in one call inside the JVM where ``jvm_calls`` can load its class there."""
@@ -430,7 +470,7 @@ class ScienceWorldEngine:
         server = self._sim.server if self._pool is None else self._sim.java
         with self.exclusive():
             observation, score, completed, listing = helper.step_then_list(server, command)
-        return StepResult(observation, score, completed), _combinations(listing)
+        return StepResult(observation, score, completed), Combinations(listing)
 
     def _scienceworld_step(self, command: str) -> tuple[StepResult, Any]:
         """``ScienceWorldEnv.step``'s calls; the listing is returned as a Java list, unread (reading it element by
@@ -444,11 +484,11 @@ class ScienceWorldEngine:
         server.freeActionTaskDesc()
         return result, server.getValidActionObjectCombinations()
 
-    def grounding_combinations(self) -> list[dict]:
+    def grounding_combinations(self) -> Combinations:
         """AgentBoard's validity listing (``getValidActionObjectCombinationsWithTemplates``): action, template_id,
         obj_ids for each combination, in the simulator's order."""
         no_delay(self._sim)
-        return _combinations(str(self._sim.server.getValidActionObjectCombinationsJSON()))
+        return Combinations(str(self._sim.server.getValidActionObjectCombinationsJSON()))
 
     def _join(self, java_list: Any) -> list[str]:
         text = str(self._sim._gateway.jvm.java.lang.String.join("\n", java_list))
@@ -489,8 +529,7 @@ class ScienceWorldEngine:
         Read as one JSON string: py4j fetches a Java list element by element (about 0.5 s for a kitchen's 1,300).
         """
         no_delay(self._sim)
-        payload = json.loads(str(self._sim.server.getValidActionObjectCombinationsJSON()))
-        return sorted({str(entry["action"]) for entry in payload["validActions"]})
+        return sorted(set(self.grounding_combinations().actions))
 
     def gold_actions(self) -> list[str]:
         """The simulator's gold action sequence for the loaded variation (needs ``load(..., gold_path=True)``)."""

@@ -67,6 +67,7 @@ from agentgym_text.envs.scienceworld.agentboard_data import (
 )
 from agentgym_text.envs.scienceworld.agentboard_text import AGENTBOARD_ACTION_FORMAT, NO_MATCH, help_answer, screen
 from agentgym_text.envs.scienceworld.engine import (
+    Combinations,
     ScienceWorldEngine,
     require_package,
     simplifications_for,
@@ -77,6 +78,8 @@ from agentgym_text.envs.scienceworld.session import CommandSession
 from agentgym_text.envs.scienceworld.tasks import instance_to_task, make_tasks, subgoal_tracker
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from agentgym_text.envs.scienceworld.pool import JvmPool
 
 __all__ = ["ScienceWorldTextEnv", "DEFAULT_JVM_RESTART_EVERY", "DEFAULT_JVM_MAX_RSS_MIB"]
@@ -207,7 +210,7 @@ class ScienceWorldTextEnv(TextEnv):
             self.action_format = AGENTBOARD_ACTION_FORMAT
         self._engine = ScienceWorldEngine(pool)
         self._session = CommandSession(self._engine, cancel_questions=not self._agentboard or self.agentboard_fixes)
-        self._combinations: list[dict] = []
+        self._combinations: Sequence[dict] = []
         self._derived: dict[str, TaskSpec] = {}
         self._tracker: SubgoalTracker = subgoal_tracker([])
         self._labels: LabelProgress | None = None
@@ -333,9 +336,9 @@ class ScienceWorldTextEnv(TextEnv):
         """List the action-object combinations as AgentBoard's harness does after every step (names rotate)."""
         self._keep_combinations(self._engine.grounding_combinations())
 
-    def _keep_combinations(self, combinations: list[dict]) -> None:
+    def _keep_combinations(self, combinations: Combinations) -> None:
         self._combinations = combinations
-        self._valid_cache = sorted({str(entry["action"]) for entry in combinations})
+        self._valid_cache = sorted(set(combinations.actions))
 
     def _progress(self) -> Progress:
         labels = self._labels

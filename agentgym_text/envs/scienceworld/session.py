@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agentgym_text.envs.scienceworld.actions import ParsedCommand, is_ambiguity_prompt, parse_command
-from agentgym_text.envs.scienceworld.engine import ScienceWorldEngine, StepResult
+from agentgym_text.envs.scienceworld.engine import Combinations, ScienceWorldEngine, StepResult
 
 __all__ = ["CommandSession"]
 
@@ -28,7 +28,7 @@ class CommandSession:
         self.choice_count = 0
         return self.engine.reset_as_agentboard()
 
-    def send_agentboard(self, text: str) -> tuple[StepResult, list[dict]]:
+    def send_agentboard(self, text: str) -> tuple[StepResult, Combinations]:
         """One step as AgentBoard plays it, and its validity listing after the step (a pending question is
         cancelled first only where ``cancel_questions``, which AgentBoard never does)."""
         if self.cancel_questions and self.choice_count and not text.isdigit():
