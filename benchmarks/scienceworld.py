@@ -5,7 +5,8 @@ JVM's RSS along 300 episodes instead, with the env's default JVM recycling (``--
 ``--jvm-max-rss-mib`` change it, 0 turns it off); ``--takeover 5`` plays 5 random admissible actions on every
 shipped task and then lets the expert finish; ``--shared-jvm 1 8 32 [--jvm own|shared] [--episodes 3]`` measures
 the memory of N envs in this process, a JVM each or sharing one; ``--swap-cost`` times a pool's switch between two
-simulators.
+simulators; ``--format-ratio 0 30 70 --repeats 5`` compares the time a step of AgentBoard's text with clear's,
+task by task.
 
 All loops replay the same gold path from reset, interleaved. The text env, "raw" ``ScienceWorldEnv.step`` (what
 AgentBoard calls) and "raw server.step" (the bare simulator call, the floor any wrapper can reach) share the env's
@@ -209,6 +210,47 @@ def agentboard_calls(task_indices: list[int], steps: int) -> None:
     print("JVM CPU: the CPU time of the JVM thread that serves the calls (garbage collection and JIT not included)")
 
 
+def format_ratio(task_indices: list[int], repeats: int) -> None:
+    """AgentBoard's text against the clear format: an env of each in this process, each task's gold path played
+    by both in turn ``repeats`` times after a warm-up; the median time a step per task, and the ratio."""
+    import statistics
+
+    instances = load_instances()
+    envs = {name: gym.make("AgentBoard/ScienceWorld-v0", text_format=name) for name in ("clear", "agentboard")}
+
+    def seconds_a_step(env: gym.Env, index: int) -> float:
+        env.reset(options={"task_index": index})
+        steps, started = 0, time.perf_counter()
+        for action in instances[index]["gold_actions"]:
+            *_, terminated, truncated, _ = env.step(action)
+            steps += 1
+            if terminated or truncated:
+                break
+        return (time.perf_counter() - started) / steps
+
+    print(f"AgentBoard's text against clear: gold paths, median of {repeats} runs after a warm-up, ms a step")
+    print(f"  {'task':45s} {'clear':>7s} {'agentboard':>10s} {'ratio':>6s}")
+    totals = {name: 0.0 for name in envs}
+    for index in task_indices:
+        times: dict[str, list[float]] = {name: [] for name in envs}
+        for run in range(repeats + 1):
+            for name, env in envs.items():
+                elapsed = seconds_a_step(env, index)
+                if run:
+                    times[name].append(elapsed)
+        clear, agentboard = (statistics.median(times[name]) * 1000 for name in envs)
+        totals["clear"] += clear
+        totals["agentboard"] += agentboard
+        label = f"{index} {instances[index]['task_name']}"
+        print(f"  {label:45s} {clear:7.2f} {agentboard:10.2f} {agentboard / clear:6.2f}")
+    print(
+        f"  {'all (sum of the medians)':45s} {totals['clear']:7.2f} {totals['agentboard']:10.2f} "
+        f"{totals['agentboard'] / totals['clear']:6.2f}"
+    )
+    for env in envs.values():
+        env.close()
+
+
 def shared_jvm_memory(counts: list[int], episodes: int, jvm: str, text_format: str) -> None:
     """N envs in this process, with a JVM each (``jvm="own"``) or one pool's JVM (``"shared"``), each playing
     ``episodes`` gold-path episodes (every env a different task, the envs stepping in turn so that every world is
@@ -314,6 +356,13 @@ def main() -> None:
         help="only measure the expert taking over after N random actions on every shipped task",
     )
     parser.add_argument(
+        "--format-ratio",
+        type=int,
+        nargs="*",
+        metavar="TASK_INDEX",
+        help="only compare AgentBoard's text with clear on these tasks' gold paths (--repeats runs each)",
+    )
+    parser.add_argument(
         "--calls",
         type=int,
         nargs="*",
@@ -339,6 +388,9 @@ def main() -> None:
         return
     if args.calls:
         agentboard_calls(args.calls, 25)
+        return
+    if args.format_ratio:
+        format_ratio(args.format_ratio, args.repeats)
         return
     if args.takeover:
         expert_takeover(args.takeover)

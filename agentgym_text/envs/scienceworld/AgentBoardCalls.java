@@ -6,6 +6,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import main.scala.scienceworld.runtime.SimplifierProcessor$;
 
 import scienceworld.actions.PossibleAction;
 import scienceworld.input.ActionDefinitions;
@@ -36,7 +39,7 @@ public final class AgentBoardCalls {
     private static final int ATTEMPTS = 20;
     private static final int INCREMENTING_ATTEMPTS = 10;
     private static final int MAX_CACHED_REFERENTS = 1 << 15;
-    private static final int MAX_CACHED_NAMINGS = 1 << 10;
+    private static final int MAX_CACHED_NAMINGS = 1 << 10;  // and look-up tables
 
     /**
      * Sorted referents by what {@code EnvObject.getReferentsWithContainers} reads: the object's referents (a
@@ -49,7 +52,10 @@ public final class AgentBoardCalls {
     private volatile boolean ownCollectionChecked = false;
 
     /** Namings by the referent arrays they were made of (the same arrays, from {@code referentsByNames}). */
-    private final ConcurrentHashMap<SameArrays, Naming> namings = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<SameObjects, Naming> namings = new ConcurrentHashMap<>();
+
+    private final ConcurrentHashMap<SameObjects, scala.collection.immutable.Map<Object, String>> lookUpTables =
+        new ConcurrentHashMap<>();
 
     public AgentBoardCalls() {}
 
@@ -90,32 +96,36 @@ public final class AgentBoardCalls {
         Naming allNaming = naming(allNames);
         visibleNaming.choose();  // the unread listing: its draws only
         allNaming.choose();
-        scala.collection.immutable.Map<Object, String> visibleLut = lookUpTable(visible, visibleNaming.choose());
-        scala.collection.immutable.Map<Object, String> allLut = lookUpTable(everything, allNaming.choose());
+        scala.collection.immutable.Map<Object, String> visibleLut = cachedLookUpTable(visible, visibleNaming.choose());
+        String[] allChosen = allNaming.choose();
+        // the table of all objects serves only the teleport action (its draws are made all the same)
+        scala.collection.immutable.Map<Object, String> allLut = SimplifierProcessor$.MODULE$.isSimplificationEnabled(
+            SimplifierProcessor$.MODULE$.SIMPLIFICATION_TELEPORT_ACTION())
+            ? cachedLookUpTable(everything, allChosen)
+            : scala.collection.immutable.Map$.MODULE$.<Object, String>empty();
         PossibleAction[] actions =
             ActionDefinitions.mkPossibleActions(world.agent(), visible, everything, visibleLut, allLut);
         return rows(actions);
     }
 
     /**
-     * The listing as rows: action, template id, object ids and type ids, tab-separated, a row per line. Where an
-     * action holds a tab or a line break, the simulator's JSON instead.
+     * The listing as lines: the number of actions, each action, then for each action its template id, object ids
+     * and type ids (tab-separated). Where an action holds a line break, the simulator's JSON instead.
      */
     private static String rows(PossibleAction[] actions) {
-        StringBuilder rows = new StringBuilder(64 * actions.length);
-        for (int i = 0; i < actions.length; i++) {
-            TemplateAction template = actions[i].toTemplate();
+        StringBuilder text = new StringBuilder(32 * actions.length).append(actions.length);
+        StringBuilder ids = new StringBuilder(32 * actions.length);
+        for (PossibleAction each : actions) {
+            TemplateAction template = each.toTemplate();
             String action = template.actionString();
-            if (action.indexOf('\t') >= 0 || action.indexOf('\n') >= 0) {
+            if (action.indexOf('\n') >= 0) {
                 return json(actions);
             }
-            if (i > 0) {
-                rows.append('\n');
-            }
-            rows.append(action).append('\t').append(template.templateID()).append('\t');
-            rows.append(template.objectIDs().mkString(",")).append('\t').append(template.typeIDs().mkString(","));
+            text.append('\n').append(action);
+            ids.append('\n').append(template.templateID()).append('\t');
+            ids.append(template.objectIDs().mkString(",")).append('\t').append(template.typeIDs().mkString(","));
         }
-        return rows.toString();
+        return text.append(ids).toString();
     }
 
     private static String json(PossibleAction[] actions) {
@@ -130,30 +140,48 @@ public final class AgentBoardCalls {
     }
 
     private Naming naming(String[][] referents) {
-        SameArrays key = new SameArrays(referents);
-        Naming naming = namings.get(key);
-        if (naming == null) {
-            naming = new Naming(referents);
-            if (namings.size() >= MAX_CACHED_NAMINGS) {
-                namings.clear();
-            }
-            namings.put(key, naming);
+        int hash = referents.length;
+        for (String[] each : referents) {
+            hash = 31 * hash + each.length;
         }
-        return naming;
+        return cached(namings, new SameObjects(referents, hash), () -> new Naming(referents));
     }
 
-    /** Arrays equal when they hold the same array objects (identity hashes are all one here: a hash of sizes). */
-    private static final class SameArrays {
-        private final Object[] arrays;
+    /** {@code lookUpTable}, kept by the objects and names it was made of. */
+    private scala.collection.immutable.Map<Object, String> cachedLookUpTable(EnvObject[] objects, String[] names) {
+        Object[] items = new Object[2 * objects.length];
+        int hash = objects.length;
+        for (int i = 0; i < objects.length; i++) {
+            items[2 * i] = objects[i];
+            items[2 * i + 1] = names[i];
+            hash = 31 * hash + names[i].hashCode();
+        }
+        return cached(lookUpTables, new SameObjects(items, hash), () -> lookUpTable(objects, names));
+    }
+
+    private static <V> V cached(ConcurrentHashMap<SameObjects, V> cache, SameObjects key, Supplier<V> make) {
+        V value = cache.get(key);
+        if (value == null) {
+            value = make.get();
+            if (cache.size() >= MAX_CACHED_NAMINGS) {
+                cache.clear();
+            }
+            cache.put(key, value);
+        }
+        return value;
+    }
+
+    /**
+     * Equal when they hold the same objects, element by element (identity hashes are all one here, so the hash is
+     * the caller's, made of what those objects hold).
+     */
+    private static final class SameObjects {
+        private final Object[] items;
         private final int hash;
 
-        SameArrays(Object[][] arrays) {
-            this.arrays = arrays;
-            int h = arrays.length;
-            for (Object[] each : arrays) {
-                h = 31 * h + each.length;
-            }
-            hash = h;
+        SameObjects(Object[] items, int hash) {
+            this.items = items;
+            this.hash = hash;
         }
 
         @Override
@@ -163,15 +191,15 @@ public final class AgentBoardCalls {
 
         @Override
         public boolean equals(Object other) {
-            if (!(other instanceof SameArrays) || ((SameArrays) other).hash != hash) {
+            if (!(other instanceof SameObjects) || ((SameObjects) other).hash != hash) {
                 return false;
             }
-            Object[] theirs = ((SameArrays) other).arrays;
-            if (theirs.length != arrays.length) {
+            Object[] theirs = ((SameObjects) other).items;
+            if (theirs.length != items.length) {
                 return false;
             }
-            for (int i = 0; i < arrays.length; i++) {
-                if (theirs[i] != arrays[i]) {
+            for (int i = 0; i < items.length; i++) {
+                if (theirs[i] != items[i]) {
                     return false;
                 }
             }

@@ -203,7 +203,8 @@ def start_jvm() -> Any:
 class Combinations(Sequence[dict]):
     """A validity listing of the action-object combinations, in the simulator's order: each combination's action
     text at once (``actions``), its entry (action, template_id, obj_ids, type_ids, as the simulator's JSON gives
-    them) when read. Parsed from ``AgentBoardCalls``' rows, or from the simulator's JSON (text starting with "{")."""
+    them) when read. Parsed from ``AgentBoardCalls``' lines (see its ``rows``), or from the simulator's JSON (text
+    starting with "{")."""
 
     def __init__(self, text: str) -> None:
         self._rows: list[str] | None = None
@@ -212,12 +213,14 @@ class Combinations(Sequence[dict]):
             self._entries = list(json.loads(text)["validActions"])
             self.actions = [str(entry["action"]) for entry in self._entries]
         else:
-            self._rows = text.split("\n") if text else []
-            self.actions = [row.partition("\t")[0] for row in self._rows]
+            lines = text.split("\n")
+            count = int(lines[0])
+            self.actions = lines[1 : count + 1]
+            self._rows = lines[count + 1 :]
 
     def _read(self) -> list[dict]:
         if self._entries is None:
-            self._entries = [_entry(row) for row in self._rows or ()]
+            self._entries = [_entry(action, row) for action, row in zip(self.actions, self._rows or ())]
             self._rows = None
         return self._entries
 
@@ -232,8 +235,8 @@ class Combinations(Sequence[dict]):
         return self._read()[index]
 
 
-def _entry(row: str) -> dict:
-    action, template, objects, types = row.split("\t")
+def _entry(action: str, row: str) -> dict:
+    template, objects, types = row.split("\t")
     return {
         "action": action,
         "template_id": int(template),
