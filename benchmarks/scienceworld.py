@@ -143,6 +143,7 @@ def agentboard_calls(task_indices: list[int], steps: int) -> None:
     same step made in one call inside the JVM (``jvm_calls``), compared with the simulator's own calls."""
     import collections
 
+    from agentgym_text.envs.scienceworld.engine import Combinations
     from agentgym_text.envs.scienceworld.jvm_calls import helper_for
 
     instances = load_instances()
@@ -184,7 +185,8 @@ def agentboard_calls(task_indices: list[int], steps: int) -> None:
                 text, _, _, combinations = helper.step_then_list(sim.server, action)
                 wall["in_jvm"] += time.perf_counter() - started
                 cpu["in_jvm"] += (threads.getCurrentThreadCpuTime() - cpu_started) / 1e9
-                differ["in_jvm"] += (text, combinations) != (observation, listing)
+                ours, theirs = list(Combinations(combinations)), list(Combinations(listing))
+                differ["in_jvm"] += (text, ours) != (observation, theirs)
         differ["observations"] += sum(a != b for a, b in zip(runs[0][0], runs[1][0]))
         differ["listings"] += sum(a != b for a, b in zip(runs[0][1], runs[1][1]))
     env.close()
@@ -212,43 +214,54 @@ def agentboard_calls(task_indices: list[int], steps: int) -> None:
 
 def format_ratio(task_indices: list[int], repeats: int) -> None:
     """AgentBoard's text against the clear format: an env of each in this process, each task's gold path played
-    by both in turn ``repeats`` times after a warm-up; the median time a step per task, and the ratio."""
+    by both in turn ``repeats`` times after a warm-up; per task the median wall time a step and the median CPU time a
+    step (this process and the env's JVM, all its threads: steadier than wall time on a loaded machine)."""
     import statistics
 
     instances = load_instances()
     envs = {name: gym.make("AgentBoard/ScienceWorld-v0", text_format=name) for name in ("clear", "agentboard")}
 
-    def seconds_a_step(env: gym.Env, index: int) -> float:
+    def a_step(env: gym.Env, index: int) -> tuple[float, float]:
         env.reset(options={"task_index": index})
+        pid = env.unwrapped.jvm_pid
         steps, started = 0, time.perf_counter()
+        cpu_started = time.process_time() + _cpu_seconds(pid)
         for action in instances[index]["gold_actions"]:
             *_, terminated, truncated, _ = env.step(action)
             steps += 1
             if terminated or truncated:
                 break
-        return (time.perf_counter() - started) / steps
+        cpu = time.process_time() + _cpu_seconds(pid) - cpu_started
+        return (time.perf_counter() - started) / steps, cpu / steps
 
     print(f"AgentBoard's text against clear: gold paths, median of {repeats} runs after a warm-up, ms a step")
-    print(f"  {'task':45s} {'clear':>7s} {'agentboard':>10s} {'ratio':>6s}")
-    totals = {name: 0.0 for name in envs}
+    print(
+        f"  {'task':50s} {'wall: clear':>11s} {'agentboard':>10s} {'ratio':>5s}   {'CPU: clear':>10s} "
+        f"{'agentboard':>10s} {'ratio':>5s}"
+    )
+    totals = [0.0, 0.0, 0.0, 0.0]
     for index in task_indices:
-        times: dict[str, list[float]] = {name: [] for name in envs}
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in envs}
         for run in range(repeats + 1):
             for name, env in envs.items():
-                elapsed = seconds_a_step(env, index)
+                measured = a_step(env, index)
                 if run:
-                    times[name].append(elapsed)
-        clear, agentboard = (statistics.median(times[name]) * 1000 for name in envs)
-        totals["clear"] += clear
-        totals["agentboard"] += agentboard
+                    times[name].append(measured)
+        medians = [statistics.median(t[k] for t in times[name]) * 1000 for k in (0, 1) for name in envs]
+        totals = [total + median for total, median in zip(totals, medians)]
         label = f"{index} {instances[index]['task_name']}"
-        print(f"  {label:45s} {clear:7.2f} {agentboard:10.2f} {agentboard / clear:6.2f}")
-    print(
-        f"  {'all (sum of the medians)':45s} {totals['clear']:7.2f} {totals['agentboard']:10.2f} "
-        f"{totals['agentboard'] / totals['clear']:6.2f}"
-    )
+        print(_ratio_row(label, medians))
+    print(_ratio_row("all (sums of the medians)", totals))
     for env in envs.values():
         env.close()
+
+
+def _ratio_row(label: str, medians: list[float]) -> str:
+    wall_clear, wall_agentboard, cpu_clear, cpu_agentboard = medians
+    return (
+        f"  {label:50s} {wall_clear:11.2f} {wall_agentboard:10.2f} {wall_agentboard / wall_clear:5.2f}   "
+        f"{cpu_clear:10.2f} {cpu_agentboard:10.2f} {cpu_agentboard / cpu_clear:5.2f}"
+    )
 
 
 def shared_jvm_memory(counts: list[int], episodes: int, jvm: str, text_format: str) -> None:

@@ -121,3 +121,47 @@ def test_a_source_that_does_not_compile_leaves_the_python_calls(tmp_path, monkey
 def test_without_javac_there_is_no_helper(monkeypatch):
     monkeypatch.setattr(jvm_calls, "find_javac", lambda: None)
     assert jvm_calls.compiled_classes() is None
+
+
+def _collections_agree(task_names: list[str] | None) -> tuple[int, list[str]]:
+    """States checked and where the class's collection of objects differs from the simulator's, along gold paths."""
+    instances = load_instances()
+    indices = [i for i, inst in enumerate(instances) if task_names is None or inst["task_name"] in task_names]
+    env = gym.make("AgentBoard/ScienceWorld-v0")
+    checked, differ = 0, []
+    try:
+        for index in indices:
+            env.reset(options={"task_index": index})
+            inner = env.unwrapped
+            calls = jvm_calls.helper_for(inner._engine._sim)._calls
+            for step, action in enumerate(instances[index]["gold_actions"]):
+                if not inner._session.choice_count:  # a question's listing is the simulator's own
+                    checked += 1
+                    if not calls.collectsAsTheSimulator(inner._engine._sim.server):
+                        differ.append(f"task {index} before step {step}")
+                *_, terminated, truncated, _ = env.step(action)
+                if terminated or truncated:
+                    break
+            field = calls.getClass().getDeclaredField("ownCollection")
+            field.setAccessible(True)
+            assert field.getBoolean(calls), "the first collection differed: the class fell back to the simulator's"
+    finally:
+        env.close()
+    return checked, differ
+
+
+@needs_javac
+def test_objects_are_collected_in_the_order_of_the_simulators_sets():
+    """The class's linear-time model of the simulator's sets gives their order (which names the objects and orders
+    the listing): a kitchen, a greenhouse with bees, an electrical task, the paint cups."""
+    checked, differ = _collections_agree(
+        ["boil", "grow-fruit", "power-component", "chemistry-mix-paint-tertiary-color"]
+    )
+    assert checked > 60 and not differ
+
+
+@needs_javac
+@pytest.mark.slow
+def test_objects_are_collected_in_the_order_of_the_simulators_sets_on_every_shipped_task():
+    checked, differ = _collections_agree(None)
+    assert checked > 1000 and not differ

@@ -10,13 +10,14 @@ import java.util.function.Supplier;
 
 import main.scala.scienceworld.runtime.SimplifierProcessor$;
 
+import language.model.ActionExpr;
+import language.model.ActionExprObject;
 import scienceworld.actions.PossibleAction;
 import scienceworld.input.ActionDefinitions;
 import scienceworld.input.InputParser;
 import scienceworld.objects.portal.Portal;
 import scienceworld.runtime.AgentInterface;
 import scienceworld.runtime.pythonapi.PythonInterface;
-import scienceworld.runtime.pythonapi.TemplateAction;
 import scienceworld.struct.EnvObject;
 
 /**
@@ -39,6 +40,7 @@ public final class AgentBoardCalls {
     private static final int ATTEMPTS = 20;
     private static final int INCREMENTING_ATTEMPTS = 10;
     private static final int MAX_CACHED_REFERENTS = 1 << 15;
+    private static final java.lang.reflect.Field TEMPLATE_ID = templateIdField();
     private static final int MAX_CACHED_NAMINGS = 1 << 10;  // and look-up tables
 
     /**
@@ -58,6 +60,16 @@ public final class AgentBoardCalls {
         new ConcurrentHashMap<>();
 
     public AgentBoardCalls() {}
+
+    private static java.lang.reflect.Field templateIdField() {
+        try {
+            java.lang.reflect.Field field = PossibleAction.class.getDeclaredField("templateID");
+            field.setAccessible(true);
+            return field;
+        } catch (NoSuchFieldException error) {
+            throw new IllegalStateException(error);
+        }
+    }
 
     /**
      * The step; returns score, completion, the observation's length in code points, each ending in a tab, then
@@ -110,22 +122,49 @@ public final class AgentBoardCalls {
 
     /**
      * The listing as lines: the number of actions, each action, then for each action its template id, object ids
-     * and type ids (tab-separated). Where an action holds a line break, the simulator's JSON instead.
+     * and type ids (tab-separated). Written as {@code PossibleAction.toTemplate} makes them (the words' examples
+     * joined by spaces; ids cut to int), without its lists. Where an action holds a line break, the simulator's
+     * JSON instead.
      */
     private static String rows(PossibleAction[] actions) {
         StringBuilder text = new StringBuilder(32 * actions.length).append(actions.length);
         StringBuilder ids = new StringBuilder(32 * actions.length);
+        StringBuilder types = new StringBuilder();
         for (PossibleAction each : actions) {
-            TemplateAction template = each.toTemplate();
-            String action = template.actionString();
-            if (action.indexOf('\n') >= 0) {
+            int start = text.length();
+            text.append('\n');
+            ids.append('\n').append(templateId(each)).append('\t');
+            types.setLength(0);
+            ActionExpr[] words = each.sequence();
+            for (int i = 0; i < words.length; i++) {
+                if (i > 0) {
+                    text.append(' ');
+                }
+                text.append(words[i].mkHumanReadableExample());
+                if (words[i] instanceof ActionExprObject) {
+                    EnvObject object = ((ActionExprObject) words[i]).obj();
+                    if (types.length() > 0) {
+                        ids.append(',');
+                        types.append(',');
+                    }
+                    ids.append((int) object.uuid());
+                    types.append((int) object.typeID());
+                }
+            }
+            if (text.indexOf("\n", start + 1) >= 0) {
                 return json(actions);
             }
-            text.append('\n').append(action);
-            ids.append('\n').append(template.templateID()).append('\t');
-            ids.append(template.objectIDs().mkString(",")).append('\t').append(template.typeIDs().mkString(","));
+            ids.append('\t').append(types);
         }
         return text.append(ids).toString();
+    }
+
+    private static int templateId(PossibleAction action) {
+        try {
+            return TEMPLATE_ID.getInt(action);
+        } catch (IllegalAccessException error) {
+            throw new IllegalStateException(error);
+        }
     }
 
     private static String json(PossibleAction[] actions) {
