@@ -131,7 +131,6 @@ public final class AgentBoardCalls {
         StringBuilder ids = new StringBuilder(32 * actions.length);
         StringBuilder types = new StringBuilder();
         for (PossibleAction each : actions) {
-            int start = text.length();
             text.append('\n');
             ids.append('\n').append(templateId(each)).append('\t');
             types.setLength(0);
@@ -140,7 +139,11 @@ public final class AgentBoardCalls {
                 if (i > 0) {
                     text.append(' ');
                 }
-                text.append(words[i].mkHumanReadableExample());
+                String word = words[i].mkHumanReadableExample();
+                if (word.indexOf('\n') >= 0) {
+                    return json(actions);
+                }
+                text.append(word);
                 if (words[i] instanceof ActionExprObject) {
                     EnvObject object = ((ActionExprObject) words[i]).obj();
                     if (types.length() > 0) {
@@ -150,9 +153,6 @@ public final class AgentBoardCalls {
                     ids.append((int) object.uuid());
                     types.append((int) object.typeID());
                 }
-            }
-            if (text.indexOf("\n", start + 1) >= 0) {
-                return json(actions);
             }
             ids.append('\t').append(types);
         }
