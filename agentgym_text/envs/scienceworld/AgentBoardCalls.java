@@ -39,9 +39,9 @@ import scienceworld.struct.EnvObject;
 public final class AgentBoardCalls {
     private static final int ATTEMPTS = 20;
     private static final int INCREMENTING_ATTEMPTS = 10;
-    private static final int MAX_CACHED_REFERENTS = 1 << 15;
+    private static final int MAX_CACHED_REFERENTS = 1 << 13;  // every shipped task's gold path needs ~2,000
     private static final java.lang.reflect.Field TEMPLATE_ID = templateIdField();
-    private static final int MAX_CACHED_NAMINGS = 1 << 10;  // and look-up tables
+    private static final int MAX_CACHED_NAMINGS = 1 << 8;  // each, and look-up tables: a step uses two and one
 
     /**
      * Sorted referents by what {@code EnvObject.getReferentsWithContainers} reads: the object's referents (a
