@@ -112,7 +112,7 @@ def test_a_source_that_does_not_compile_leaves_the_python_calls(tmp_path, monkey
     monkeypatch.setenv("AGENTGYM_TEXT_CACHE", str(tmp_path))
     broken = tmp_path / "AgentBoardCalls.java"
     broken.write_text("package agentgymtext.scienceworld; public final class AgentBoardCalls { oops }\n")
-    monkeypatch.setattr(jvm_calls, "JAVA_SOURCE", broken)
+    monkeypatch.setattr(jvm_calls, "JAVA_SOURCES", (broken,))
     with caplog.at_level(logging.WARNING, logger=jvm_calls.__name__):
         assert jvm_calls.compiled_classes() is None
     assert "did not compile" in caplog.text

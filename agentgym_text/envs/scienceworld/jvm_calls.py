@@ -28,7 +28,7 @@ from typing import Any
 from agentgym_text.core.cache import CacheError, build_cached, source_key
 
 __all__ = [
-    "JAVA_SOURCE",
+    "JAVA_SOURCES",
     "AgentBoardHelper",
     "compiled_classes",
     "find_java_tool",
@@ -39,7 +39,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
-JAVA_SOURCE = Path(__file__).with_name("AgentBoardCalls.java")
+JAVA_SOURCES = tuple(sorted(Path(__file__).parent.glob("*.java")))
+"""``AgentBoardCalls.java`` and the classes it uses (``Naming``, ``ObjectSet``), compiled together."""
 _CLASS = "agentgymtext.scienceworld.AgentBoardCalls"
 _COMPILE_SECONDS = 120
 
@@ -74,11 +75,11 @@ def compiled_classes() -> Path | None:
     from scienceworld.version import __version__
 
     jar = _jar()
-    key = source_key(JAVA_SOURCE, __version__, jar.stat().st_size)
+    key = source_key(*JAVA_SOURCES, __version__, jar.stat().st_size)
 
     def build(folder: Path) -> None:
         # --release 8: loadable by any JVM scienceworld runs on, whatever JDK compiled it
-        command = [javac, "--release", "8", "-nowarn", "-cp", str(jar), "-d", str(folder), str(JAVA_SOURCE)]
+        command = [javac, "--release", "8", "-nowarn", "-cp", str(jar), "-d", str(folder), *map(str, JAVA_SOURCES)]
         subprocess.run(command, check=True, capture_output=True, timeout=_COMPILE_SECONDS)
 
     try:
@@ -86,7 +87,7 @@ def compiled_classes() -> Path | None:
     except (OSError, subprocess.SubprocessError, CacheError) as error:
         detail = getattr(error, "stderr", b"") or b""
         logger.warning(
-            "AgentBoardCalls.java did not compile (%r %s); using the simulator's calls from Python",
+            "AgentBoardCalls.java and its classes did not compile (%r %s); using the simulator's calls from Python",
             error,
             detail.decode(errors="replace")[:500],
         )
