@@ -1,6 +1,5 @@
 package agentgymtext.scienceworld;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
