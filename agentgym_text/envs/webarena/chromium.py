@@ -8,7 +8,9 @@ import os
 import queue
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from agentgym_text.core.registry import MissingDependency
 
@@ -35,15 +37,19 @@ def _driver():
     return entry[0]
 
 
-def _release_driver() -> None:
-    thread = (os.getpid(), threading.get_ident())
-    entry = _DRIVERS.get(thread)
+def _release(table: dict, key: Any, close: Callable[[Any], None]) -> None:
+    """One user fewer of ``table[key]`` (an [object, users] entry); the last one closes it."""
+    entry = table.get(key)
     if entry is None:
         return
     entry[1] -= 1
     if entry[1] <= 0:
-        del _DRIVERS[thread]
-        entry[0].stop()
+        del table[key]
+        close(entry[0])
+
+
+def _release_driver() -> None:
+    _release(_DRIVERS, (os.getpid(), threading.get_ident()), lambda driver: driver.stop())
 
 
 def _launch(executable: str, headless: bool, extra_args: list[str] = ()):
@@ -253,15 +259,11 @@ def _link(endpoint: str):
 
 
 def _unlink(endpoint: str) -> None:
-    key = (os.getpid(), threading.get_ident(), endpoint)
-    entry = _LINKS.get(key)
-    if entry is None:
-        return
-    entry[1] -= 1
-    if entry[1] <= 0:
-        del _LINKS[key]
+    def close(link: Any) -> None:
         try:
-            entry[0].close()
+            link.close()
         except Exception:  # the browser is gone already
             pass
         _release_driver()
+
+    _release(_LINKS, (os.getpid(), threading.get_ident(), endpoint), close)
