@@ -92,8 +92,9 @@ public final class AgentBoardCalls {
             return sim.getValidActionObjectCombinationsJSON();
         }
         EnvObject room = world.getAgentVisibleObjects(false)._2();
-        EnvObject[] visible = collectObjects(room, false);
-        EnvObject[] everything = collectObjects(world.universe(), true);
+        ObjectSet.Tree tree = new ObjectSet.Tree();
+        EnvObject[] visible = collectObjects(room, false, tree);
+        EnvObject[] everything = collectObjects(world.universe(), true, tree);
         StateReferents state = new StateReferents(room, everything.length);
         String[][] allNames = referents(everything, state);
         String[][] visibleNames = allNames == null ? null : referents(visible, state);
@@ -249,11 +250,11 @@ public final class AgentBoardCalls {
      * gives the same order in linear time. The first collection in each JVM is checked against the simulator's,
      * and a difference (another Scala library, an object with a hash of its own) turns it off.
      */
-    private EnvObject[] collectObjects(EnvObject root, boolean includeHidden) {
+    private EnvObject[] collectObjects(EnvObject root, boolean includeHidden, ObjectSet.Tree tree) {
         if (!ownCollection) {
             return asArray(InputParser.collectObjects(root, includeHidden));
         }
-        EnvObject[] ours = ObjectSet.collect(root, includeHidden);
+        EnvObject[] ours = ObjectSet.collect(root, includeHidden, tree);
         if (!ownCollectionChecked) {
             EnvObject[] theirs = asArray(InputParser.collectObjects(root, includeHidden));
             ownCollection = ours != null && Arrays.equals(ours, theirs);
@@ -273,9 +274,11 @@ public final class AgentBoardCalls {
             return false;
         }
         EnvObject room = world.getAgentVisibleObjects(false)._2();
-        return Arrays.equals(ObjectSet.collect(room, false), asArray(InputParser.collectObjects(room, false)))
+        ObjectSet.Tree tree = new ObjectSet.Tree();
+        return Arrays.equals(ObjectSet.collect(room, false, tree), asArray(InputParser.collectObjects(room, false)))
             && Arrays.equals(
-                ObjectSet.collect(world.universe(), true), asArray(InputParser.collectObjects(world.universe(), true)));
+                ObjectSet.collect(world.universe(), true, tree),
+                asArray(InputParser.collectObjects(world.universe(), true)));
     }
 
     /** The loaded world, or null where the simulator's own listing would take another branch. */

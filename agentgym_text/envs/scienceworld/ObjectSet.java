@@ -1,5 +1,9 @@
 package agentgymtext.scienceworld;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+
 import scienceworld.objects.portal.Portal;
 import scienceworld.struct.EnvObject;
 
@@ -14,17 +18,57 @@ final class ObjectSet {
     private static final int INITIAL_SLOTS = 32;
 
     private final int hash;
+    private final Tree tree;
     private final java.util.HashSet<Long> ids = new java.util.HashSet<>();
     private EnvObject[] slots = new EnvObject[INITIAL_SLOTS];
     private int size;
 
-    private ObjectSet(int hash) {
+    private ObjectSet(int hash, Tree tree) {
         this.hash = hash;
+        this.tree = tree;
+    }
+
+    /**
+     * What the collections of one state read of the object tree, read once (a listing collects the room's objects,
+     * then the world's, which walks the room again).
+     */
+    static final class Tree {
+        private final HashMap<Long, EnvObject[]> contents = new HashMap<>();
+        private final HashMap<Long, EnvObject[]> portals = new HashMap<>();
+
+        /** {@code getContainedObjectsAndPortals()}, in its order. */
+        EnvObject[] contents(EnvObject object) {
+            return contents.computeIfAbsent(object.uuid(), id -> {
+                List<EnvObject> out = new ArrayList<>();
+                scala.collection.Iterator<EnvObject> each =
+                    object.getContainedObjectsAndPortals(object.getContainedObjectsAndPortals$default$1()).iterator();
+                while (each.hasNext()) {
+                    out.add(each.next());
+                }
+                return out.toArray(new EnvObject[0]);
+            });
+        }
+
+        /** {@code getPortals()} in its order, each followed by where it leads from the object (null: nowhere). */
+        EnvObject[] portals(EnvObject object) {
+            return portals.computeIfAbsent(object.uuid(), id -> {
+                List<EnvObject> out = new ArrayList<>();
+                scala.collection.Iterator<Portal> each =
+                    object.getPortals(object.getPortals$default$1()).iterator();
+                while (each.hasNext()) {
+                    Portal portal = each.next();
+                    scala.Option<EnvObject> destination = portal.getConnectsTo(object);
+                    out.add(portal);
+                    out.add(destination.isDefined() ? destination.get() : null);
+                }
+                return out.toArray(new EnvObject[0]);
+            });
+        }
     }
 
     /** {@code InputParser.collectObjects(root, includeHidden)} in its order; null if a hash differs. */
-    static EnvObject[] collect(EnvObject root, boolean includeHidden) {
-        ObjectSet set = new ObjectSet(root.hashCode());
+    static EnvObject[] collect(EnvObject root, boolean includeHidden, Tree tree) {
+        ObjectSet set = new ObjectSet(root.hashCode(), tree);
         return set.addTree(root, includeHidden) ? set.toArray() : null;
     }
 
@@ -34,24 +78,20 @@ final class ObjectSet {
                 return false;
             }
         }
-        scala.collection.Iterator<Portal> portals = root.getPortals(root.getPortals$default$1()).iterator();
-        while (portals.hasNext()) {
-            Portal portal = portals.next();
-            scala.Option<EnvObject> destination = portal.getConnectsTo(root);
-            if (!add(portal) || destination.isDefined() && !add(destination.get())) {
+        EnvObject[] portals = tree.portals(root);
+        for (int i = 0; i < portals.length; i += 2) {
+            if (!add(portals[i]) || portals[i + 1] != null && !add(portals[i + 1])) {
                 return false;
             }
         }
         if (includeHidden || !root.isHidden()) {
-            scala.collection.Iterator<EnvObject> children =
-                root.getContainedObjectsAndPortals(root.getContainedObjectsAndPortals$default$1()).iterator();
-            while (children.hasNext()) {
-                ObjectSet child = new ObjectSet(hash);
-                if (!child.addTree(children.next(), includeHidden)) {
+            for (EnvObject each : tree.contents(root)) {
+                ObjectSet child = new ObjectSet(hash, tree);
+                if (!child.addTree(each, includeHidden)) {
                     return false;
                 }
-                for (EnvObject each : child.toArray()) {
-                    add(each);
+                for (EnvObject collected : child.toArray()) {
+                    add(collected);
                 }
             }
         }
