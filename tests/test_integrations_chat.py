@@ -7,11 +7,11 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import agentgym_text
-from agentgym_text.core.registry import extra_installed
+from agentgym_text.core.registry import entry_status, extra_installed
 from agentgym_text.integrations import ChatEnv, make_group, tool_call_from_action, tool_schemas
 from agentgym_text.integrations.chat import NOT_RUN
 from agentgym_text.integrations.tool_schemas import action_from_tool_call
+from tests.conftest import ENTRIES
 
 FAST_IDS = [
     ("AgentQuest/Mastermind-v0", "mastermind-003"),
@@ -21,12 +21,13 @@ FAST_IDS = [
     ("AgentBoard/BabyAI-v0", None),
     ("AgentBoard/PDDL-v0", None),
 ]
-ENTRIES = {entry.env_id: entry for entry in agentgym_text.list_envs()}
 
 
 def _skip_missing(env_id):
-    if not extra_installed(ENTRIES[env_id].requires):
-        pytest.skip(f"{env_id} needs the {ENTRIES[env_id].requires} extra")
+    """Skip where the id's extra or setting (Jericho's game files) is missing."""
+    status = entry_status(ENTRIES[env_id])
+    if status != "installed":
+        pytest.skip(f"{env_id}: {status}")
 
 
 def _first_task(env_id, task_id):

@@ -11,7 +11,7 @@ import pytest
 import agentgym_text
 from agentgym_text.core.registry import CATEGORIES, families
 from agentgym_text.envs import REGISTRATION_ERRORS
-from tests.conftest import ALL_ENV_IDS
+from tests.conftest import ALL_ENV_IDS, env_param
 
 ENGINE_MODULES = ["minigrid", "pddlgym", "gym", "scienceworld", "py4j", "textworld", "jericho", "openai", "matplotlib"]
 
@@ -36,7 +36,7 @@ def test_declared_text_formats_are_the_env_classes(family):
         assert env_class.text_formats == family.text_formats, spec.env_id
 
 
-@pytest.mark.parametrize("env_id", ALL_ENV_IDS)
+@pytest.mark.parametrize("env_id", [env_param(env_id) for env_id in ALL_ENV_IDS])
 def test_listed_task_count_matches_the_env(env_id):
     entry = next(e for e in agentgym_text.list_envs() if e.env_id == env_id)
     env = gym.make(env_id)
