@@ -347,12 +347,12 @@ def build_parser() -> argparse.ArgumentParser:
     for name, (_, help_text) in COMMANDS.items():
         command = sub.add_parser(name, help=help_text)
         if name == "tasks":
-            command.add_argument("env_id")
+            command.add_argument("env_id", help="an env id from `agentgym-text list`")
             command.add_argument("--jsonl", action="store_true", help="one JSON object per task")
         elif name == "play":
-            command.add_argument("env_id")
+            command.add_argument("env_id", help="an env id from `agentgym-text list`")
             command.add_argument("--task", default=None, help="a task_id (default: drawn by --seed)")
-            command.add_argument("--seed", type=int, default=None)
+            command.add_argument("--seed", type=int, default=None, help="the reset seed (default: none)")
         elif name == "eval":
             _add_eval_arguments(command)
         elif name == "report":
@@ -363,15 +363,19 @@ def build_parser() -> argparse.ArgumentParser:
                 help="HTML path (default: <run>/report.html, or <parent>/compare-<a>-vs-<b>.html for several runs)",
             )
         elif name == "demo":
-            command.add_argument("--out", default="runs/demo")
-            command.add_argument("--tasks", default="quick")
-            command.add_argument("--max-steps", type=int, default=None)
-            command.add_argument("--num-envs", type=int, default=4)
-            command.add_argument("--quiet", action="store_true")
+            command.add_argument(
+                "--out", default="runs/demo", help="folder for both runs and the report (default runs/demo)"
+            )
+            command.add_argument(
+                "--tasks", default="quick", help="as for eval: 'quick' (default: 2 easy + 2 hard per env), 'all', N"
+            )
+            command.add_argument("--max-steps", type=int, default=None, help="step budget (default: per task)")
+            command.add_argument("--num-envs", type=int, default=4, help="concurrent episodes per env id (default 4)")
+            command.add_argument("--quiet", action="store_true", help="no progress bar")
         elif name == "serve":
             command.add_argument("--env", required=True, help="the env id to serve")
-            command.add_argument("--host", default="127.0.0.1")
-            command.add_argument("--port", type=int, default=8000)
+            command.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+            command.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
             command.add_argument("--max-sessions", type=int, default=8, help="concurrent client sessions")
             command.add_argument(
                 "--idle-timeout",
@@ -385,7 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_eval_arguments(command: argparse.ArgumentParser) -> None:
     from agentgym_text.agents.llm_config import LLMConfig
 
-    command.add_argument("--agent", required=True, choices=AGENT_NAMES)
+    command.add_argument("--agent", required=True, choices=AGENT_NAMES, help="who plays: " + ", ".join(AGENT_NAMES))
     command.add_argument("--envs", default="all", help="'all' or comma-separated env ids")
     command.add_argument(
         "--tasks", default="quick", help="'all', 'quick' (2 easy + 2 hard per env), N (first N), 'i:j', or task ids"
@@ -425,7 +429,7 @@ def _add_eval_arguments(command: argparse.ArgumentParser) -> None:
         help="AgentBoard's data folder (<DIR>/<task>/test.jsonl): the AgentBoard ids play its instances and score "
         "progress with its annotations (default: $AGENTGYM_TEXT_AGENTBOARD_DATA, else this package's own)",
     )
-    command.add_argument("--seed", type=int, default=0)
+    command.add_argument("--seed", type=int, default=0, help="base seed of the run's resets (default 0)")
     command.add_argument("--repeats", type=int, default=1, help="episodes per task")
     command.add_argument(
         "--stop-after-repeats",
@@ -441,10 +445,10 @@ def _add_eval_arguments(command: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also play again the episodes that did not succeed (agent_error ones always are)",
     )
-    command.add_argument("--no-report", action="store_true")
+    command.add_argument("--no-report", action="store_true", help="do not write report.html")
     command.add_argument("--quiet", action="store_true", help="no progress bar")
     command.add_argument("--wandb", action="store_true", help="also log to Weights & Biases (needs wandb)")
-    command.add_argument("--wandb-project", default="agentgym-text")
+    command.add_argument("--wandb-project", default="agentgym-text", help="with --wandb: the project name")
     LLMConfig.add_arguments(command.add_argument_group("openai agent (any OpenAI-compatible endpoint)"))
 
 

@@ -32,3 +32,18 @@ def test_play_reports_invalid_input_and_quits_cleanly():
     result = _cli("play", "AgentQuest/Sudoku-v0", "--seed", "1", stdin="hello there\nquit\n")
     assert result.returncode == 0
     assert "[invalid: unparsable]" in result.stdout
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    from agentgym_text.cli import build_parser
+
+    parser = build_parser()
+    commands = next(action for action in parser._actions if action.choices and action.dest == "command")
+    silent = [
+        f"{name} {action.option_strings or action.dest}"
+        for name, command in commands.choices.items()
+        for action in command._actions
+        if action.dest != "help" and not action.help
+    ]
+    assert silent == []
+    assert len(commands.choices) >= 7

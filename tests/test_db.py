@@ -1,4 +1,4 @@
-"""AgentBench/DB-v0: SQL on SQLite in AgentBench's format (issue 16)."""
+"""AgentBench/DB-v0: SQL on SQLite in AgentBench's format."""
 
 import json
 import time
@@ -170,6 +170,16 @@ def test_statements_reaching_outside_the_episode_are_refused(env, tmp_path):
     assert not target.exists() and list(tmp_path.iterdir()) == []
     obs, _, _, _, info = env.step(operation("PRAGMA table_info(employees)"))
     assert info["valid"]
+
+
+def test_a_statement_cannot_make_a_huge_string(env):
+    env.reset(options={"task_index": 0})
+    for sql in ("SELECT length(randomblob(50000000))", "SELECT length(zeroblob(50000000))"):
+        obs, _, terminated, _, info = env.step(operation(sql))
+        assert not info["valid"] and not terminated, sql
+        assert "too big" in obs or "not authorized" in obs, obs
+    obs, _, _, _, info = env.step(operation("SELECT length(hex(1234))"))
+    assert info["valid"] and "8" in obs
 
 
 def test_a_runaway_query_is_stopped(env):

@@ -1,4 +1,4 @@
-"""AgentBench/KG-v0: knowledge-graph QA with AgentBench's seven tools (issue 16)."""
+"""AgentBench/KG-v0: knowledge-graph QA with AgentBench's seven tools."""
 
 import json
 from collections import Counter

@@ -4,7 +4,8 @@
 MySQL adapter does (the Python repr of the fetched rows). ``sqlite3``'s authorizer refuses statements that reach
 outside the episode: ``ATTACH``/``DETACH``, ``load_extension``, and pragmas other than read-only schema
 queries; ``VACUUM`` (which can write a file with ``INTO``) is refused too. A progress handler stops runaway
-queries (an endless recursive CTE) and result text is capped.
+queries (an endless recursive CTE), a string or blob is capped at a million bytes (on Python 3.10, which cannot set
+SQLite's limits, ``randomblob`` and ``zeroblob`` are refused instead) and result text is capped.
 
 >>> db = Database({"name": "t", "columns": [["a", "INTEGER"]], "rows": [[1], [2]]})
 >>> db.run("SELECT SUM(a) FROM t").rows
@@ -51,6 +52,18 @@ _READ_PRAGMAS = {
     "function_list",
 }
 _DENIED = {sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH}
+_MAX_LENGTH = 1_000_000
+"""The longest string or blob a statement may make (SQLite's own default is a billion bytes)."""
+_BLOB_MAKERS = {"randomblob", "zeroblob"}
+"""Without ``Connection.setlimit`` (Python 3.10) these are refused instead: one call could allocate gigabytes."""
+
+
+def _limit(connection: sqlite3.Connection) -> None:
+    if hasattr(connection, "setlimit"):  # Python 3.11+
+        connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, _MAX_LENGTH)
+        connection.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+    else:
+        connection.set_authorizer(_authorizer_without_limits)
 
 
 def _authorizer(action: int, arg1: Any, arg2: Any, dbname: Any, source: Any) -> int:
@@ -67,6 +80,12 @@ def _authorizer(action: int, arg1: Any, arg2: Any, dbname: Any, source: Any) -> 
     }:
         return sqlite3.SQLITE_DENY
     return sqlite3.SQLITE_OK
+
+
+def _authorizer_without_limits(action: int, arg1: Any, arg2: Any, dbname: Any, source: Any) -> int:
+    if action == sqlite3.SQLITE_FUNCTION and str(arg2).lower() in _BLOB_MAKERS:
+        return sqlite3.SQLITE_DENY
+    return _authorizer(action, arg1, arg2, dbname, source)
 
 
 @dataclass
@@ -109,8 +128,7 @@ class Database:
         self._create_table(table)
         self.connection.set_authorizer(_authorizer)
         self.connection.set_progress_handler(lambda: 1, _MAX_VM_STEPS)
-        self.connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 1_000_000)
-        self.connection.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+        _limit(self.connection)
 
     def _prepare(self) -> None:
         """Called before the table is created (a subclass registers its collations here)."""
