@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= all,dev
 
-.PHONY: install system demo test test-slow test-rl test-integrations lint bench clean
+.PHONY: install system demo test test-slow test-pythons test-rl test-integrations lint bench clean
 
 install: system $(STAMP)
 
@@ -29,6 +29,12 @@ test: install
 
 test-slow: install
 	$(BIN)/python -m pytest -q -m slow --durations=25
+
+# Fresh venvs of the oldest and the newest supported Python (.venv-py<version>): every extra of `all` and `dev`
+# installed from wheels, then the registry test and one id of every family solved by its expert.
+PYTHONS ?= 3.10 3.13
+test-pythons: system
+	for version in $(PYTHONS); do sh scripts/test-python.sh $$version || exit 1; done
 
 # TRL's GRPOTrainer on our envs (two GRPO steps on CPU with a tiny model built in the test; nothing downloaded).
 # Not in `make test`: the `trl` extra pulls torch (a CPU build, pinned in pyproject.toml).
@@ -62,4 +68,4 @@ bench: install
 	$(BIN)/python benchmarks/throughput.py
 
 clean:
-	rm -rf $(VENV) $(INT_VENV) runs .pytest_cache
+	rm -rf $(VENV) $(INT_VENV) .venv-py* runs .pytest_cache

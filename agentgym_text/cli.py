@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,7 +14,7 @@ import gymnasium as gym
 
 import agentgym_text
 from agentgym_text.agents import AGENT_NAMES
-from agentgym_text.core.info import HELP_ACTION
+from agentgym_text.core.info import HELP_ACTION, FinishReason
 from agentgym_text.core.registry import MissingDependency, entry_status, extra_installed
 
 if TYPE_CHECKING:
@@ -165,11 +166,27 @@ def _run_and_report(agent, config, out: Path, *, report: bool = True) -> RunResu
             f"  grounding {fmt_rate(overall.get('grounding_accuracy'))}%  (macro over envs, {scored} episodes"
             f"{note}{partial})"
         )
+        out_of_budget = _out_of_budget(run.episodes)
+        if out_of_budget:
+            print(f"  {out_of_budget}")
         if report:
             from agentgym_text.eval.report import write_report
 
             print(f"  report: {write_report([out])}")
     return result
+
+
+def _out_of_budget(episodes: list[dict]) -> str | None:
+    """A line counting the episodes that ran out of their step budget, per env id; None when none did.
+
+    >>> _out_of_budget([{"env_id": "A", "finish_reason": "step_limit"}, {"env_id": "B", "finish_reason": "success"}])
+    '1 of 2 episodes ran out of their step budget (A: 1)'
+    """
+    counts = Counter(row["env_id"] for row in episodes if row.get("finish_reason") == FinishReason.STEP_LIMIT.value)
+    if not counts:
+        return None
+    each = ", ".join(f"{env_id}: {count}" for env_id, count in sorted(counts.items()))
+    return f"{sum(counts.values())} of {len(episodes)} episodes ran out of their step budget ({each})"
 
 
 def _print_unplayed(unplayed: list[dict], shown: int = 10) -> None:

@@ -167,6 +167,22 @@ def test_ray_vector_env_equals_sync_vector_env_on_pddl(local_ray, autoreset_mode
     assert ended > 0, "the run should cover autoreset"
 
 
+def _kill(actor, timeout: float = 60.0) -> None:
+    """Kill ``actor`` and return once it is dead: ``ray.kill`` only asks, and a call sent before the actor dies
+    would still be served."""
+    ray.kill(actor)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            ray.get(actor.describe.remote(), timeout=10)
+        except ray.exceptions.RayActorError:
+            return
+        except ray.exceptions.GetTimeoutError:
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"the actor was not dead {timeout} s after ray.kill")
+
+
 @pytest.mark.slow
 def test_killed_actor_is_restarted_and_its_episode_reported_as_engine_error(local_ray):
     envs = RayVectorEnv(MASTERMIND, 3)
@@ -174,7 +190,7 @@ def test_killed_actor_is_restarted_and_its_episode_reported_as_engine_error(loca
         envs.reset(seed=SEEDS)
         envs.step(["guess 1234"] * 3)
         before = envs.actor_of(1)
-        ray.kill(before)
+        _kill(before)
         obs, rewards, terminated, truncated, infos = envs.step(["guess 5678"] * 3)
         assert envs.restarts == 1 and envs.actor_of(1) is not before
         assert obs[1] == LOST_OBSERVATION and truncated.tolist() == [False, True, False]
@@ -225,7 +241,7 @@ class _KillingExpert(ExpertAgent):
     def act(self, turns):
         for turn in turns:
             if turn.episode_key == self.victim and turn.step == 2 and not self.killed:
-                ray.kill(self.remotes[-1].actor)
+                _kill(self.remotes[-1].actor)
                 self.killed += 1
         return super().act(turns)
 
