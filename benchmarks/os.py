@@ -13,7 +13,7 @@ Wall-clock medians (and 90th percentiles) of:
 - rootfs start: a sandbox on a fresh copy-on-write copy of the Debian root filesystem (user namespace, overlay,
   pivot_root, the keeper, the agent's login shell: ``Sandbox(None, runtime=ROOTFS)`` + ``setup_scripts([])``),
   and an echo round trip there (skipped with the reason when the rootfs cannot run here).
-Targets from the issues: start < 50 ms, echo < 20 ms; rootfs start at most 100 ms.
+Targets: start < 50 ms, echo < 20 ms; rootfs start at most 100 ms.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 step on a 0.1 ms env.
 
 - Scaling: a millisecond-scale single-threaded env, ``AgentBoard/BabyAI-v0`` (~1 ms a step with the admissible
-  listing the info carries; ALFWorld, the issue's first choice, steps in 0.04 ms here), ``--scaling-env
+  listing the info carries; ALFWorld steps in 0.04 ms here), ``--scaling-env
   TextWorld/Cooking-v0`` (~8 ms) or ``AgentBoard/PDDL-v0`` Barman (~0.1 ms a step); ``--num-envs`` sub-envs, episodes cut at
   ``--episode-steps`` steps, a seeded random policy over each sub-env's admissible actions (chosen in the
   driver). The same sub-envs run in ``gym.make_vec(..., "sync")`` in this process and in ``RayVectorEnv`` with 1,

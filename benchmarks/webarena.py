@@ -12,7 +12,7 @@ Usage: .venv/bin/python benchmarks/webarena.py [--episodes 12] [--envs 1 4 8] [-
 - memory: PSS (shared pages split between the processes sharing them) and the plain RSS sum of the Python
   process plus the Playwright driver and every Chromium process under it, for 1 and N envs in one process
   (``--envs``), after their episodes; per env = total / N, and per additional env = (total(N) - total(1)) / (N - 1).
-  The envs share the process's one Chromium unless ``--separate`` (a Chromium each, as before issue #31).
+  The envs share the process's one Chromium unless ``--separate`` (a Chromium each).
 Wall-clock figures on a shared machine are upper bounds.
 """
 

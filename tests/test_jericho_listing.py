@@ -1,4 +1,4 @@
-"""Jericho's valid-action listing made faster stays the same listing (issue #31).
+"""Jericho's valid-action listing made faster stays the same listing.
 
 The pool of emulator processes (``filter_pool``) and the background listing (``prefetch``) must give exactly
 ``_compute_reference``, jericho's filter in the env's own emulator, over recorded states of random play (fixed

@@ -1,6 +1,7 @@
 """The shape of the tree: layering (``tests/layering.py``), one file name per role in every family, and the
 new-family recipe of CONTRIBUTING.md followed by a family written here."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -153,3 +154,27 @@ def test_import_and_make_of_every_id_print_nothing():
         )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout == "" and result.stderr == ""
+
+
+HISTORY = re.compile(r"\bissue\s*#?\d+|\bje-fast\b", re.IGNORECASE)
+"""The project's own history: an issue number or a work branch's name, which a reader of the docs knows nothing of."""
+DOCUMENTED = ("agentgym_text", "benchmarks", "README.md", "CONTRIBUTING.md")
+
+
+def test_the_package_and_its_docs_speak_in_the_present_tense():
+    """No tracked ``.py`` or ``.md`` file of the package, ``benchmarks/`` or the top-level docs cites an issue or a
+    branch: each states what holds now (history stays in git log)."""
+    repo = Path(__file__).parents[1]
+    listed = subprocess.run(["git", "ls-files", *DOCUMENTED], capture_output=True, text=True, cwd=repo)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    paths = [name for name in listed.stdout.splitlines() if name.endswith((".py", ".md"))]
+    assert "benchmarks/README.md" in paths
+    found = [
+        f"{name}:{number}: {match.group()}"
+        for name in paths
+        if (repo / name).is_file()
+        for number, line in enumerate((repo / name).read_text(encoding="utf-8").splitlines(), 1)
+        for match in HISTORY.finditer(line)
+    ]
+    assert found == []
