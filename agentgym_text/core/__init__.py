@@ -14,7 +14,7 @@ from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker, match
 from agentgym_text.core.registry import EnvEntry, declare, list_envs
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.core.text_format import AGENTBOARD, choose_text_format
+from agentgym_text.core.text_mode import AGENTBOARD, AgentBoardText, TextMode, make_mode
 from agentgym_text.core.text_space import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, UTF8Text
 
 __all__ = [
@@ -39,7 +39,9 @@ __all__ = [
     "TaskSpec",
     "TextEnv",
     "UTF8Text",
-    "choose_text_format",
+    "AgentBoardText",
+    "TextMode",
+    "make_mode",
     "list_envs",
     "match_score",
     "declare",

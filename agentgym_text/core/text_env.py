@@ -21,7 +21,7 @@ from agentgym_text.core.function_tools import FunctionTool, written_call
 from agentgym_text.core.info import HELP_ACTION, TOOL_HELP_ACTION, FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
-from agentgym_text.core.text_format import choose_text_format
+from agentgym_text.core.text_mode import AgentBoardText, TextMode, make_mode
 from agentgym_text.core.text_space import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, UTF8Text
 
 __all__ = ["TextEnv", "Start", "Outcome", "ENGINE_ERROR", "RESET_OPTIONS"]
@@ -108,9 +108,9 @@ class TextEnv(gym.Env[str, str]):
     ``next_task_id``, when set, names the task the next reset without a task option plays (then it clears).
     It lets a vector env give each sub-env its own task: ``envs.set_attr("next_task_id", [id0, id1, ...])``.
 
-    ``text_format`` picks one of the family's ``text_formats`` (None: the first; refused when the family speaks one
-    text) and ``agentboard_fixes`` is the agentboard format's option (see ``core.text_format``); the base checks
-    both and sets ``self.text_format`` (None for a one-text family) and ``self.agentboard_fixes``.
+    ``text_format`` picks one of the family's ``modes`` (None: the first; refused when the family speaks one text)
+    and ``agentboard_fixes`` is the option of AgentBoard's modes (see ``core.text_mode``); the base checks both once
+    and makes ``self.mode`` (None for a one-text family), which the family's hooks delegate to.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
@@ -127,8 +127,17 @@ class TextEnv(gym.Env[str, str]):
     whose action format is itself a marked or fenced block)."""
     reset_option_keys: tuple[str, ...] = ()
     """Reset options a family accepts besides ``task_id`` and ``task_index``."""
+    modes: tuple[type[TextMode], ...] = ()
+    """The texts the family speaks (``core.text_mode``), the default first; empty: one text."""
     text_formats: tuple[str, ...] = ()
-    """The texts the family speaks, the default first (the same tuple as its declaration's); empty: one text."""
+    """The names of ``modes``, in order (the same tuple as the family's declaration's)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "modes" in cls.__dict__:
+            cls.text_formats = tuple(mode.name for mode in cls.modes)
+        elif "text_formats" in cls.__dict__:
+            cls.modes = tuple(_named_mode(name) for name in cls.text_formats)
 
     def __init__(
         self,
@@ -139,8 +148,7 @@ class TextEnv(gym.Env[str, str]):
         text_format: str | None = None,
         agentboard_fixes: bool = True,
     ):
-        self.text_format = choose_text_format(self.text_formats, text_format, agentboard_fixes, type(self).__name__)
-        self.agentboard_fixes = bool(agentboard_fixes)
+        self.mode = make_mode(self.modes, text_format, agentboard_fixes, type(self).__name__)
         self.tasks = tasks
         self.render_mode = render_mode
         self.observation_space = UTF8Text(MAX_OBSERVATION_CHARS)
@@ -199,6 +207,16 @@ class TextEnv(gym.Env[str, str]):
         return Outcome(observation=self._help_text(), changed=False)
 
     # ---- public API ----------------------------------------------------------------------------------
+    @property
+    def text_format(self) -> str | None:
+        """The name of the text this env speaks (None for a one-text family)."""
+        return None if self.mode is None else self.mode.name
+
+    @property
+    def agentboard_fixes(self) -> bool:
+        """False only in AgentBoard's words with its bugs restored."""
+        return True if self.mode is None else self.mode.fixes
+
     @property
     def task_ids(self) -> list[str]:
         return self.tasks.task_ids
@@ -418,3 +436,8 @@ class TextEnv(gym.Env[str, str]):
             "max_steps": self.step_budget,
             "admissible_actions": self.admissible_actions() if self._list_admissible else [],
         }
+
+
+def _named_mode(name: str) -> type[TextMode]:
+    base = AgentBoardText if name == AgentBoardText.name else TextMode
+    return type(f"{name.title().replace('_', '')}Text", (base,), {"name": name})

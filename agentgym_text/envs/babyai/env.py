@@ -8,7 +8,7 @@ from agentgym_text.core.agentboard_data import AgentBoardDataError, data_folder
 from agentgym_text.core.progress import Progress, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.core.text_format import AGENTBOARD
+from agentgym_text.core.text_mode import AGENTBOARD
 from agentgym_text.envs.babyai.actions import parse_command
 from agentgym_text.envs.babyai.agentboard_data import Annotation, PatternProgress, annotated_tasks
 from agentgym_text.envs.babyai.agentboard_text.mode import AgentBoardMode

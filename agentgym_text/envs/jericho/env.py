@@ -12,7 +12,7 @@ from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.core.text_format import AGENTBOARD
+from agentgym_text.core.text_mode import AGENTBOARD
 from agentgym_text.envs.jericho import agentboard_text
 from agentgym_text.envs.jericho.actions import META_COMMANDS, check_command, expand_abbreviations
 from agentgym_text.envs.jericho.agentboard_data import agentboard_tasks

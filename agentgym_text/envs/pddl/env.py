@@ -10,7 +10,7 @@ from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress, match_score
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.core.text_format import AGENTBOARD
+from agentgym_text.core.text_mode import AGENTBOARD
 from agentgym_text.envs.pddl.actions import ParseFailure, normalise
 from agentgym_text.envs.pddl.agentboard_data import agentboard_tasks
 from agentgym_text.envs.pddl.agentboard_text import GOAL_SATISFIED, NO_EFFECT, NOT_VALID, AgentBoardText

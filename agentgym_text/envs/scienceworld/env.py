@@ -51,7 +51,7 @@ from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import ENGINE_ERROR, Outcome, Start, TextEnv
-from agentgym_text.core.text_format import AGENTBOARD
+from agentgym_text.core.text_mode import AGENTBOARD
 from agentgym_text.envs.scienceworld.actions import (
     ACTION_EXAMPLE,
     ACTION_FORMAT,

@@ -56,7 +56,7 @@ from agentgym_text.core.info import HELP_ACTION, TOOL_HELP_ACTION, InvalidReason
 from agentgym_text.core.progress import Progress, Subgoal, SubgoalTracker
 from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.core.text_format import AGENTBOARD
+from agentgym_text.core.text_mode import AGENTBOARD
 from agentgym_text.envs.tools.actions import Call, is_bare_name, parse_call
 from agentgym_text.envs.tools.agentboard_data import agentboard_tasks
 from agentgym_text.envs.tools.agentboard_text.mode import AgentBoardMode

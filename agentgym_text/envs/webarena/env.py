@@ -23,7 +23,7 @@ from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.core.text_format import AGENTBOARD
+from agentgym_text.core.text_mode import AGENTBOARD
 from agentgym_text.envs.webarena.actions import GRAMMAR, parse_action
 from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Session
 from agentgym_text.envs.webarena.expert import Expert

@@ -9,7 +9,7 @@ from agentgym_text.core.info import InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.core.text_format import AGENTBOARD
+from agentgym_text.core.text_mode import AGENTBOARD
 from agentgym_text.envs.webshop import agentbench_v02_text, render
 from agentgym_text.envs.webshop.actions import element_key, parse_action
 from agentgym_text.envs.webshop.agentbench_shop import AgentBenchShop
