@@ -49,8 +49,8 @@ class _Episode:
 
 
 def _escape(value: Any) -> Markup:
-    # html.escape's entities (&#x27;, &quot;) where markupsafe writes &#39;, &#34;: the same text in a browser,
-    # and the file stays byte for byte what earlier versions wrote.
+    # html.escape's entities (&#x27;, &quot;), not markupsafe's (&#39;, &#34;): the same in a browser, and escaped
+    # text reads as it did in earlier reports.
     return value if isinstance(value, Markup) else Markup(html.escape(str(value), quote=True))
 
 
