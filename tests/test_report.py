@@ -133,3 +133,27 @@ def test_report_renders_in_headless_chromium_without_js_errors(runs, tmp_path):
         timeout=120,
     )
     assert shot.exists() and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 50_000
+
+
+MARKUP = '<script>alert(1)</script>"&<>'
+ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&lt;&gt;"
+
+
+def test_markup_in_an_env_id_a_task_id_and_an_action_is_escaped_everywhere(runs, tmp_path):
+    folder = tmp_path / "planted"
+    folder.mkdir()
+    episodes = [json.loads(line) for line in (runs / "expert" / "episodes.jsonl").read_text().splitlines()]
+    steps = [json.loads(line) for line in (runs / "expert" / "trajectories.jsonl").read_text().splitlines()]
+    for episode in episodes:
+        episode["env_id"] = f"X/{MARKUP}-v0"
+        episode["task_id"] = f"{episode['task_id']}{MARKUP}"
+    for step in steps:
+        step["action"] = f"{step['action']} {MARKUP}"
+    (folder / "episodes.jsonl").write_text("".join(json.dumps(e) + "\n" for e in episodes))
+    (folder / "trajectories.jsonl").write_text("".join(json.dumps(s) + "\n" for s in steps))
+    text = write_report([folder]).read_text(encoding="utf-8")
+    assert MARKUP not in text and "<script>alert" not in text and '"&<>' not in text
+    assert f"<td class=label>X/{ESCAPED}-v0</td>" in text  # the tables
+    assert f"sudoku-000{ESCAPED} (easy)" in text  # an episode's summary line
+    assert f'data-search="planted · x/{ESCAPED}-v0 · sudoku-000{ESCAPED}' in text  # the filter's attribute
+    assert text.count(f" {ESCAPED}</pre>") == len(steps) > 0  # the actions

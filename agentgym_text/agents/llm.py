@@ -1,9 +1,9 @@
 """An LLM agent for any OpenAI-compatible chat-completions endpoint (vLLM, llama.cpp server, hosted APIs).
 
 All sub-envs of a vector env are asked concurrently each step (a thread pool over the ``openai`` client).
-Timeouts, connection errors, 429 and 5xx answers are retried with exponential backoff; a reply that cannot
-be read as an action is sent to the env as an empty action, which the env counts as an invalid step
-(AgentBench's "invalid format"); a context-length refusal ends the episode with ``context_limit``; a turn
+Timeouts, connection errors, 408, 409, 429 and 5xx answers are retried (tenacity) with exponential backoff; a
+reply that cannot be read as an action is sent to the env as an empty action, which the env counts as an invalid
+step (AgentBench's "invalid format"); a context-length refusal ends the episode with ``context_limit``; a turn
 whose retries are exhausted ends it with ``agent_error``. ``preflight()`` is the one call that raises: before a
 run, on an endpoint that cannot serve it.
 """
@@ -58,6 +58,22 @@ def is_context_error(status: int | None, message: str) -> bool:
     return status in (400, 413, 422, None) and any(phrase in text for phrase in _CONTEXT_PHRASES)
 
 
+def _retryable(error: BaseException) -> bool:
+    """A timeout, a lost connection, 408, 409, 429 or 5xx: worth another attempt."""
+    import openai
+
+    if isinstance(error, (openai.APITimeoutError, openai.APIConnectionError)):
+        return True
+    status = error.status_code if isinstance(error, openai.APIStatusError) else None
+    return status is not None and (status >= 500 or status in RETRY_STATUS)
+
+
+def _failure_name(error: BaseException) -> str:
+    """``http_<status>`` for an HTTP answer, else the error's class (``APITimeoutError``)."""
+    status = getattr(error, "status_code", None)
+    return type(error).__name__ if status is None else f"http_{status}"
+
+
 class AgentUnavailable(RuntimeError):
     """The model endpoint cannot serve this run (unreachable, refused the key, or does not know the model)."""
 
@@ -100,7 +116,7 @@ class LLMAgent(Agent):
                 base_url=config.base_url,
                 api_key=config.api_key or "EMPTY",
                 timeout=config.timeout,
-                max_retries=0,
+                max_retries=0,  # ask() retries, counting the attempts each Decision reports
             )
         self.client = client
         self._pool: ThreadPoolExecutor | None = None
@@ -184,6 +200,7 @@ class LLMAgent(Agent):
     def ask(self, turn: Turn) -> Decision:
         """One decision for one turn; never raises."""
         import openai
+        import tenacity
 
         messages = self.messages_for(turn)
         started = time.perf_counter()
@@ -191,52 +208,54 @@ class LLMAgent(Agent):
             needed = sum(approximate_tokens(m["content"]) for m in messages) + self.config.max_tokens
             if needed > self.config.context_window:
                 return Decision(action="", error="context_limit", finish_reason=FinishReason.CONTEXT_LIMIT.value)
-        last_error = "unknown"
-        for attempt in range(self.config.max_retries + 1):
-            try:
-                response = self.client.chat.completions.create(
-                    model=self.config.model,
-                    messages=messages,
-                    temperature=self.config.temperature,
-                    max_tokens=self.config.max_tokens,
-                )
-            except (openai.APITimeoutError, openai.APIConnectionError) as error:
-                last_error = type(error).__name__
-            except openai.APIStatusError as error:
-                status = getattr(error, "status_code", None)
-                if is_context_error(status, str(error)):
-                    return Decision(
-                        action="",
-                        error="context_limit",
-                        finish_reason=FinishReason.CONTEXT_LIMIT.value,
-                        attempts=attempt + 1,
-                        latency_s=time.perf_counter() - started,
-                    )
-                if status is None or not (status >= 500 or status in RETRY_STATUS):
-                    return Decision(
-                        action="", error=f"http_{status}", attempts=attempt + 1, latency_s=time.perf_counter() - started
-                    )
-                last_error = f"http_{status}"
-            except Exception as error:  # a body the client cannot read: a malformed reply
-                logger.warning("unreadable reply from %s: %s: %s", self.endpoint, type(error).__name__, error)
+        retrying = tenacity.Retrying(
+            retry=tenacity.retry_if_exception(_retryable),
+            stop=tenacity.stop_after_attempt(self.config.max_retries + 1),
+            wait=tenacity.wait_exponential(multiplier=self.backoff_s, max=self.max_backoff_s),
+            sleep=self._sleep_jittered,
+        )
+        try:
+            response = retrying(
+                self.client.chat.completions.create,
+                model=self.config.model,
+                messages=messages,
+                temperature=self.config.temperature,
+                max_tokens=self.config.max_tokens,
+            )
+        except tenacity.RetryError as exhausted:
+            return Decision(
+                action="",
+                error=f"retries_exhausted:{_failure_name(exhausted.last_attempt.exception())}",
+                attempts=exhausted.last_attempt.attempt_number,
+                finish_reason=FinishReason.AGENT_ERROR.value,
+                latency_s=time.perf_counter() - started,
+            )
+        except openai.APIStatusError as error:
+            attempts = retrying.statistics["attempt_number"]
+            if is_context_error(error.status_code, str(error)):
                 return Decision(
                     action="",
-                    error=f"invalid_format:{type(error).__name__}",
-                    attempts=attempt + 1,
+                    error="context_limit",
+                    finish_reason=FinishReason.CONTEXT_LIMIT.value,
+                    attempts=attempts,
                     latency_s=time.perf_counter() - started,
                 )
-            else:
-                return self._decide(turn, response, attempt + 1, time.perf_counter() - started)
-            if attempt < self.config.max_retries:
-                delay = min(self.max_backoff_s, self.backoff_s * 2**attempt)
-                self._sleep(delay * (0.5 + 0.5 * self._jitter.random()))
-        return Decision(
-            action="",
-            error=f"retries_exhausted:{last_error}",
-            attempts=self.config.max_retries + 1,
-            finish_reason=FinishReason.AGENT_ERROR.value,
-            latency_s=time.perf_counter() - started,
-        )
+            return Decision(
+                action="", error=_failure_name(error), attempts=attempts, latency_s=time.perf_counter() - started
+            )
+        except Exception as error:  # a body the client cannot read: a malformed reply
+            logger.warning("unreadable reply from %s: %s: %s", self.endpoint, type(error).__name__, error)
+            return Decision(
+                action="",
+                error=f"invalid_format:{type(error).__name__}",
+                attempts=retrying.statistics["attempt_number"],
+                latency_s=time.perf_counter() - started,
+            )
+        return self._decide(turn, response, retrying.statistics["attempt_number"], time.perf_counter() - started)
+
+    def _sleep_jittered(self, delay: float) -> None:
+        """Sleep x0.5 to x1 of the backoff ``delay`` (seeded jitter, drawn only when a retry waits)."""
+        self._sleep(delay * (0.5 + 0.5 * self._jitter.random()))
 
     def _decide(self, turn: Turn, response: Any, attempts: int, latency: float) -> Decision:
         usage = getattr(response, "usage", None)

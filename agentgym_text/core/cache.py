@@ -17,7 +17,6 @@ rebuilds an entry that does not match.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -28,6 +27,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import TypeVar
+
+from filelock import FileLock
 
 __all__ = ["cache_root", "source_key", "build_cached", "progress_bar", "CacheError"]
 
@@ -123,8 +124,7 @@ def build_cached(
         _VERIFIED.add(entry)
         return entry
     family_dir.mkdir(parents=True, exist_ok=True)
-    with open(family_dir / f".{key}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with FileLock(family_dir / f".{key}.lock"):
         if _intact(entry, deep=verify == "sha256"):
             _VERIFIED.add(entry)
             return entry
