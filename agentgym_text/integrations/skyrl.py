@@ -16,7 +16,6 @@ row); ``skyrl_rows(env_id, split)`` are ``datasets.tasks`` rows with the two col
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from agentgym_text.integrations.datasets import tasks
@@ -26,82 +25,12 @@ __all__ = ["AgentGymTextEnv", "register_envs", "skyrl_rows", "GENERIC_ENV_CLASS"
 GENERIC_ENV_CLASS = "agentgym"
 """The ``env_class`` that takes its env id from the row (``env_id`` column)."""
 
-_METADATA_KEYS = ("task_id", "progress_rate", "progress_now", "valid", "invalid_reason", "finish_reason", "success")
-
-
-@functools.lru_cache(maxsize=1)
-def _text_env_class() -> type:
-    try:
-        from skyrl_gym.envs.base_text_env import BaseTextEnv, BaseTextEnvStepOutput
-    except ModuleNotFoundError as error:
-        raise ModuleNotFoundError(
-            f"the SkyRL env needs the 'skyrl' extra: pip install 'agentgym-text[skyrl]' (missing module {error.name!r})",
-            name=error.name,
-        ) from error
-
-    from agentgym_text.integrations.chat import ChatEnv
-
-    class AgentGymTextEnv(BaseTextEnv):
-        """One row's episode. ``extras`` is the row (``env_id`` unless registered under the id, ``env_kwargs``,
-        ``task_id``, ``seed``, optional ``max_turns``); ``env_config`` is SkyRL's per-class config (unused)."""
-
-        def __init__(self, env_config: Any = None, extras: dict[str, Any] | None = None, env_id: str | None = None):
-            super().__init__()
-            extras = dict(extras or {})
-            self.env_id = env_id or extras.get("env_id")
-            if not self.env_id:
-                raise ValueError(f"env_class {GENERIC_ENV_CLASS!r} needs the row's 'env_id' (e.g. from skyrl_rows)")
-            self.task_id = extras.get("task_id")
-            self.seed = extras.get("seed", 0)
-            self.requested_turns = extras.get("max_turns")
-            self.chat = ChatEnv(self.env_id, **dict(extras.get("env_kwargs") or {}))
-            self.info: dict[str, Any] = {}
-            self.valid_steps = 0
-
-        def init(self, prompt: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-            options = {"task_id": self.task_id} if self.task_id else None
-            messages, self.info = self.chat.reset(seed=self.seed, options=options)
-            self.turns, self.valid_steps = 0, 0
-            self.max_turns = int(self.requested_turns or self.info["max_steps"])
-            first = messages[-1]
-            if not prompt:
-                conversation = messages
-            elif prompt[-1].get("role") == "user" and prompt[-1].get("content") == first["content"]:
-                conversation = list(prompt)
-            else:
-                conversation = [*prompt, first]
-            return conversation, {"task_id": self.info["task_id"], "env_id": self.env_id}
-
-        def step(self, action: str) -> BaseTextEnvStepOutput:
-            self.turns += 1
-            reply, reward, terminated, truncated, self.info = self.chat.step(action)
-            self.valid_steps += bool(self.info["valid"])
-            done = bool(terminated or truncated) or self.turns >= self.max_turns
-            return BaseTextEnvStepOutput(
-                observations=[] if done else [{"role": "user", "content": reply["content"]}],
-                reward=float(reward),
-                done=done,
-                metadata={key: self.info[key] for key in _METADATA_KEYS},
-                postprocessed_action=None,
-            )
-
-        def get_metrics(self) -> dict[str, Any]:
-            return {
-                "progress_rate": float(self.info.get("progress_rate", 0.0)),
-                "success": float(bool(self.info.get("success", False))),
-                "steps": self.turns,
-                "grounding_accuracy": self.valid_steps / self.turns if self.turns else 0.0,
-            }
-
-        def close(self) -> None:
-            self.chat.close()
-
-    return AgentGymTextEnv
-
 
 def __getattr__(name: str):
     if name == "AgentGymTextEnv":
-        return _text_env_class()
+        from agentgym_text.integrations.skyrl_env import AgentGymTextEnv
+
+        return AgentGymTextEnv
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -111,13 +40,13 @@ def register_envs() -> list[str]:
     import skyrl_gym
 
     import agentgym_text
+    from agentgym_text.integrations.skyrl_env import AgentGymTextEnv
 
-    cls = _text_env_class()
     ids = [GENERIC_ENV_CLASS, *(entry.env_id for entry in agentgym_text.list_envs())]
     for env_id in ids:
         if env_id not in skyrl_gym.registry:
             kwargs = {} if env_id == GENERIC_ENV_CLASS else {"env_id": env_id}
-            skyrl_gym.register(env_id, entry_point=cls, kwargs=kwargs)
+            skyrl_gym.register(env_id, entry_point=AgentGymTextEnv, kwargs=kwargs)
     return ids
 
 

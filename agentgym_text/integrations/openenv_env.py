@@ -1,0 +1,180 @@
+"""One OpenEnv session's env: the suite's env id behind OpenEnv's ``Environment``, with typed action, observation and
+state (imported only when used: it needs the ``openenv`` extra). ``openenv_server`` serves it."""
+
+from __future__ import annotations
+
+import html
+import uuid
+from typing import Any
+
+import gymnasium as gym
+
+import agentgym_text
+from agentgym_text.integrations.extras import extra_needed
+from agentgym_text.integrations.openenv_tasks import (
+    INFO_FIELDS,
+    engine_guard,
+    task_count,
+    task_row,
+    task_spec,
+    task_splits,
+)
+
+with extra_needed("openenv", "the OpenEnv server"):
+    from openenv.core.env_server.interfaces import Environment
+    from openenv.core.env_server.types import Action, EnvironmentMetadata, Observation, State
+    from pydantic import Field
+
+__all__ = ["TextAction", "TextObservation", "TextEnvState", "AgentGymEnvironment"]
+
+
+class TextAction(Action):
+    """One text action, e.g. ``{"message": "guess 0123"}``."""
+
+    message: str = Field(..., description="the action text (the env reads it as an LLM's reply would be read)")
+
+
+class TextObservation(Observation):
+    """What the env answered, with the suite's info fields as typed fields."""
+
+    text: str = Field(default="", description="the observation text")
+    goal: str = ""
+    task_id: str = ""
+    progress_rate: float = Field(default=0.0, description="best progress so far, 0..1 (AgentBoard's r_t)")
+    progress_now: float = 0.0
+    valid: bool = True
+    invalid_reason: str | None = None
+    finish_reason: str | None = None
+    success: bool = False
+    truncated: bool = False
+    step: int = 0
+    max_steps: int = 0
+
+
+class TextEnvState(State):
+    env_id: str = ""
+    task_id: str = ""
+    progress_rate: float = 0.0
+    done: bool = False
+
+
+class AgentGymEnvironment(Environment[TextAction, TextObservation, TextEnvState]):
+    """One session's env: ``gym.make(env_id, **env_kwargs)`` behind OpenEnv's ``Environment``, made on first
+    use (the task API runs on instances that never reset)."""
+
+    SUPPORTS_CONCURRENT_SESSIONS = True  # each session has its own env instance and engine
+
+    def __init__(self, env_id: str, **env_kwargs: Any):
+        super().__init__()
+        self.env_id = env_id
+        self.env_kwargs = env_kwargs
+        self._guard = engine_guard(env_id)
+        self._env: Any = None
+        self._env_made_with: dict[str, Any] = env_kwargs
+        self._state = TextEnvState(env_id=env_id)
+        self._closed = False
+
+    @property
+    def env(self) -> Any:
+        if self._env is None:
+            self._make(self.env_kwargs)
+        return self._env
+
+    def _make(self, kwargs: dict[str, Any]) -> None:
+        with self._guard:
+            if self._env is not None:
+                self._env.close()
+            self._env = gym.make(self.env_id, **kwargs)
+        self._env_made_with = kwargs
+
+    def _observation(self, text: str, info: dict, reward: float | None, terminated: bool, truncated: bool):
+        fields = {name: info[name] for name in INFO_FIELDS}
+        fields["truncated"] = bool(truncated)
+        return TextObservation(
+            text=text, **fields, reward=reward, done=bool(terminated or truncated), metadata=dict(fields)
+        )
+
+    def reset(
+        self,
+        seed: int | None = None,
+        episode_id: str | None = None,
+        task_id: str | None = None,
+        task_index: int | None = None,
+        split: str | None = None,
+        index: int | None = None,
+        **kwargs: Any,
+    ) -> TextObservation:
+        if split is not None or index is not None:
+            row = task_row(self.env_id, self.env_kwargs, split or "test", 0 if index is None else index)
+            task_id, task_index = row["task_id"], None
+            seed = row["seed"] if seed is None else seed
+            if row["env_kwargs"] != self._env_made_with:
+                self._make(row["env_kwargs"])
+        options = {key: value for key, value in (("task_id", task_id), ("task_index", task_index)) if value is not None}
+        env = self.env
+        with self._guard:
+            text, info = env.reset(seed=seed, options=options or None)
+        self._state = TextEnvState(
+            episode_id=episode_id or str(uuid.uuid4()), step_count=0, env_id=self.env_id, task_id=info["task_id"]
+        )
+        return self._observation(text, info, None, False, False)
+
+    def step(self, action: TextAction, timeout_s: float | None = None, **kwargs: Any) -> TextObservation:
+        env = self.env
+        with self._guard:
+            text, reward, terminated, truncated, info = env.step(action.message)
+        self._state.step_count += 1
+        self._state.progress_rate = info["progress_rate"]
+        self._state.done = bool(terminated or truncated)
+        return self._observation(text, info, float(reward), terminated, truncated)
+
+    @property
+    def state(self) -> TextEnvState:
+        return self._state
+
+    # OpenEnv's task API (a structural protocol: these methods are found by name).
+    def list_splits(self) -> list[str]:
+        return list(task_splits(self.env_id, self.env_kwargs))
+
+    def num_tasks(self, split: str) -> int:
+        return task_count(self.env_id, self.env_kwargs, split)
+
+    def get_task(self, split: str, index: int) -> dict[str, Any]:
+        return task_spec(self.env_id, self.env_kwargs, split, index)
+
+    def get_task_range(self, split: str, start: int | None = None, stop: int | None = None) -> list[dict]:
+        indices = range(task_count(self.env_id, self.env_kwargs, split))[start:stop]
+        return [task_spec(self.env_id, self.env_kwargs, split, index) for index in indices]
+
+    def list_tasks(self, split: str) -> list[dict[str, Any]]:
+        return self.get_task_range(split)
+
+    def render_web(self, observation: dict[str, Any]) -> str | None:
+        progress = observation.get("progress_rate", 0.0)
+        status = f"step {observation.get('step', 0)}/{observation.get('max_steps', 0)}, progress {progress:.2f}"
+        if observation.get("done"):
+            status += f", finished: {observation.get('finish_reason')}"
+        return (
+            f"<p><b>{html.escape(str(observation.get('task_id', '')))}</b>: "
+            f"{html.escape(str(observation.get('goal', '')))}</p><p>{html.escape(status)}</p>"
+            f"<pre style='white-space: pre-wrap'>{html.escape(str(observation.get('text', '')))}</pre>"
+        )
+
+    def web_actions(self, observation: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        help_action = getattr(self.env.unwrapped, "help_action", None) if self._env is not None else None
+        return [(help_action, {"message": help_action})] if help_action else []
+
+    def get_metadata(self) -> EnvironmentMetadata:
+        entry = next((e for e in agentgym_text.list_envs() if e.env_id == self.env_id), None)
+        return EnvironmentMetadata(
+            name=self.env_id,
+            description=entry.description if entry else self.env_id,
+            version=agentgym_text.__version__,
+        )
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            if self._env is not None:
+                with self._guard:
+                    self._env.close()
