@@ -184,13 +184,13 @@ def main() -> None:
     print(
         f"random valid-action agent, {args.steps} steps on each of the last {args.problems} shipped problems per domain"
     )
+    has_pddlgym = importlib.util.find_spec("pddlgym") is not None
+    if not has_pddlgym:
+        print(NO_PDDLGYM)
     print(
         f"{'domain':12s} {'raw pddlgym steps/s':>20s} {'text env steps/s':>17s} {'ratio':>6s} "
         f"{'own engine (no text) steps/s':>29s}"
     )
-    has_pddlgym = importlib.util.find_spec("pddlgym") is not None
-    if not has_pddlgym:
-        print(NO_PDDLGYM)
     ratios = []
     with tempfile.TemporaryDirectory() as tmp:
         for domain in DOMAINS:
