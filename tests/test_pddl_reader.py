@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
+from agentgym_text.core.registry import MissingDependency
+from agentgym_text.envs.pddl import pddl_reader
 from agentgym_text.envs.pddl.pddl_reader import PDDLError, load_domain, load_problem
 from agentgym_text.envs.pddl.problem_files import DOMAIN_DIR
 from tests import pddlgym_reader as reference
@@ -103,3 +106,13 @@ def test_problem_sections_a_strips_game_ignores_are_read_past(tmp_path):
     )
     spec = load_problem(load_domain(str(DOMAIN_DIR / "blocksworld.pddl")), path)
     assert spec.objects == (("a", "default"),) and spec.goal == (("holding", "a"),)
+
+
+def test_without_pyperplan_reading_names_the_extra(tmp_path, monkeypatch):
+    for name in [name for name in sys.modules if name.startswith("pyperplan.")] + ["pyperplan"]:
+        monkeypatch.setitem(sys.modules, name, None)
+    pddl_reader._syntax.cache_clear()
+    path = tmp_path / "domain.pddl"
+    path.write_text((DOMAIN_DIR / "gripper.pddl").read_text())
+    with pytest.raises(MissingDependency, match=r"pip install 'agentgym-text\[pddl\]' \(missing module 'pyperplan'\)"):
+        load_domain(str(path))

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from agentgym_text.core.registry import MissingDependency, install_hint
+from agentgym_text.envs.pddl.registration import FAMILY
+
 __all__ = ["Atom", "OperatorSchema", "DomainSchema", "ProblemSpec", "load_domain", "load_problem", "PDDLError"]
 
 Atom = tuple[str, ...]
@@ -85,7 +88,11 @@ IGNORED_PROBLEM_SECTIONS = frozenset({":requirements", ":metric"})
 
 @lru_cache(maxsize=1)
 def _syntax():
-    from pyperplan.pddl import lisp_iterators, lisp_parser, parser
+    try:
+        from pyperplan.pddl import lisp_iterators, lisp_parser, parser
+    except ImportError as error:
+        hint = install_hint(FAMILY.ids[0].env_id, FAMILY.requires)
+        raise MissingDependency(f"{hint} (missing module 'pyperplan')") from error
 
     return lisp_parser.parse_nested_list, lisp_iterators.LispIterator, parser
 
@@ -100,6 +107,7 @@ def _tokens(path: str, ignored: frozenset[str] = frozenset()):
 
 def _read(path: str, what: str, build):
     """``build(path)``, any error of a malformed file raised as a PDDLError naming the file."""
+    _syntax()  # a missing pyperplan is not a malformed file
     try:
         return build(path)
     except FileNotFoundError:
