@@ -88,21 +88,23 @@ IGNORED_PROBLEM_SECTIONS = frozenset({":requirements", ":metric"})
 
 @lru_cache(maxsize=1)
 def _syntax():
+    """pyperplan's PDDL syntax module."""
     try:
-        from pyperplan.pddl import lisp_iterators, lisp_parser, parser
+        from pyperplan.pddl import parser
     except ImportError as error:
         hint = install_hint(FAMILY.ids[0].env_id, FAMILY.requires)
         raise MissingDependency(f"{hint} (missing module 'pyperplan')") from error
-
-    return lisp_parser.parse_nested_list, lisp_iterators.LispIterator, parser
+    return parser
 
 
 def _tokens(path: str, ignored: frozenset[str] = frozenset()):
     """The file as pyperplan's nested token lists (lower case, comments dropped), without ``ignored`` sections."""
-    parse_nested_list, lisp_iterator, _ = _syntax()
     with open(path, encoding="utf-8") as handle:
-        tree = parse_nested_list(handle)
-    return lisp_iterator([part for part in tree if not (isinstance(part, list) and part[:1] and part[0] in ignored)])
+        tokens = _syntax().parse_lisp_iterator(handle)
+    tokens.contents = [
+        part for part in tokens.contents if not (isinstance(part, list) and part[:1] and part[0] in ignored)
+    ]
+    return tokens
 
 
 def _read(path: str, what: str, build):
@@ -180,33 +182,41 @@ def _conjuncts(formula) -> list:
 
 
 def _is_list(formula) -> bool:
-    return formula.type == _syntax()[2].TypeFormula
+    return formula.type == _syntax().TypeFormula
 
 
-def _atom(formula, arity: dict[str, int], names: frozenset[str], where: str) -> Atom:
-    """A positive atom whose predicate is declared with its arity and whose arguments are all in ``names``."""
-    predicate = formula.key
-    if not _is_list(formula):
-        raise PDDLError(f"{where}: expected an atom, found {_text(formula)}")
-    if predicate in ("and", "not", "or", "imply", "forall", "exists", "when"):
-        raise PDDLError(f"{where}: only conjunctions of positive atoms are supported, not {_text(formula)}")
-    if predicate not in arity:
-        raise PDDLError(f"{where}: predicate {predicate} is not declared")
-    if len(formula.children) != arity[predicate] or any(map(_is_list, formula.children)):
-        raise PDDLError(f"{where}: {_text(formula)} is not {predicate} with {arity[predicate]} names")
-    args = tuple(child.key if isinstance(child.key, str) else child.key.name for child in formula.children)
-    unknown = [arg for arg in args if arg not in names]
-    if unknown:
-        raise PDDLError(f"{where}: {_text(formula)} names {', '.join(unknown)}, not a parameter or object")
-    return (predicate, *args)
+def _word(formula) -> str:
+    return formula.key if isinstance(formula.key, str) else formula.key.name  # a variable's key is a node
 
 
 def _text(formula) -> str:
     """A formula of pyperplan's syntax tree written back as PDDL, for messages."""
-    key = formula.key if isinstance(formula.key, str) else formula.key.name
-    if not _is_list(formula):
-        return key
-    return "(" + " ".join([key, *map(_text, formula.children)]) + ")"
+    return (
+        "(" + " ".join([_word(formula), *map(_text, formula.children)]) + ")" if _is_list(formula) else _word(formula)
+    )
+
+
+def _atom(formula, arity: dict[str, int], names: frozenset[str], where: str) -> Atom:
+    """A positive atom of a precondition, effect or goal (see :func:`_checked`)."""
+    if _is_list(formula) and formula.key in ("and", "not", "or", "imply", "forall", "exists", "when"):
+        raise PDDLError(f"{where}: only conjunctions of positive atoms are supported, not {_text(formula)}")
+    if not _is_list(formula) or any(map(_is_list, formula.children)):
+        raise PDDLError(f"{where}: expected an atom, found {_text(formula)}")
+    return _checked((formula.key, *map(_word, formula.children)), arity, names, where)
+
+
+def _checked(atom: Atom, arity: dict[str, int], names: frozenset[str], where: str) -> Atom:
+    """``atom``, whose predicate is declared with its arity and whose arguments are all in ``names``."""
+    predicate, args = atom[0], atom[1:]
+    written = f"({' '.join(atom)})"
+    if predicate not in arity:
+        raise PDDLError(f"{where}: predicate {predicate} is not declared")
+    if len(args) != arity[predicate]:
+        raise PDDLError(f"{where}: {written} does not have the {arity[predicate]} arguments of {predicate}")
+    unknown = [arg for arg in args if arg not in names]
+    if unknown:
+        raise PDDLError(f"{where}: {written} names {', '.join(unknown)}, which is not declared")
+    return atom
 
 
 def _effects(formula, arity: dict[str, int], names: frozenset[str], where: str) -> tuple[list[Atom], list[Atom]]:
@@ -250,7 +260,7 @@ def _predicates(tree, supertypes: dict[str, frozenset[str]]) -> tuple[tuple[str,
 
 
 def _domain(path: str) -> DomainSchema:
-    tree = _syntax()[2].parse_domain_def(_tokens(path))
+    tree = _syntax().parse_domain_def(_tokens(path))
     supertypes = _type_closure(tree.types)
     predicates = _predicates(tree, supertypes)
     constants = tuple(sorted(_typed_names(tree.constants or [], supertypes, "constant")))
@@ -267,28 +277,16 @@ def load_domain(path: str) -> DomainSchema:
 
 
 def _problem(domain: DomainSchema, path: str) -> ProblemSpec:
-    tree = _syntax()[2].parse_problem_def(_tokens(path, IGNORED_PROBLEM_SECTIONS))
+    tree = _syntax().parse_problem_def(_tokens(path, IGNORED_PROBLEM_SECTIONS))
     if tree.domainName != domain.name:
         raise PDDLError(f"the problem is of domain {tree.domainName}, not {domain.name}")
     objects = dict(domain.constants)
     objects.update(_typed_names(tree.objects, domain.supertypes, "object"))
     arity = dict(domain.predicates)
     names = frozenset(objects)
-    init = frozenset(_init_atom(fact, arity, names) for fact in tree.init.predicates)
+    init = frozenset(_checked((fact.name, *fact.parameters), arity, names, "init") for fact in tree.init.predicates)
     goal = tuple(sorted({_atom(part, arity, names, "goal") for part in _conjuncts(tree.goal.formula)}))
     return ProblemSpec(tree.name, tuple(sorted(objects.items())), init, goal, path)
-
-
-def _init_atom(fact, arity: dict[str, int], names: frozenset[str]) -> Atom:
-    atom = (fact.name, *fact.parameters)
-    if fact.name not in arity:
-        raise PDDLError(f"init: predicate {fact.name} is not declared")
-    if len(fact.parameters) != arity[fact.name]:
-        raise PDDLError(f"init: ({' '.join(atom)}) does not have the {arity[fact.name]} arguments of {fact.name}")
-    unknown = [arg for arg in fact.parameters if arg not in names]
-    if unknown:
-        raise PDDLError(f"init: ({' '.join(atom)}) names {', '.join(unknown)}, not an object")
-    return atom
 
 
 def load_problem(domain: DomainSchema, path: str | Path) -> ProblemSpec:
