@@ -6,7 +6,8 @@ uniformly, and steps; rates are per second of the stepping thread's CPU time (th
 wall-clock rates follow the neighbours' load). The text env also renders the observation, parses the action text,
 scores progress and puts the admissible list in ``info``. pddlgym's ``PDDLEnv`` cannot load Tyreworld as is (its
 ``open``/``close`` operators share names with predicates, which pddlgym's operators-as-actions mode forbids), so the raw side
-uses a copy with those two operators renamed; nothing else differs.
+uses a copy with those two operators renamed; nothing else differs. No extra installs pddlgym (its gym 0.26 has no
+wheel): ``pip install pddlgym==0.0.7`` (Python 3.10 or 3.11) for the raw column; without it the rest still runs.
 
 It also prints the CPU cost of listing admissible actions, and, when ``AGENTGYM_TEXT_AGENTBOARD_PDDL`` points at a
 copy of AgentBoard's ``pddlgym/pddl`` folder, how many of its problem files load and are solved by the expert
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import os
 import re
@@ -37,6 +39,7 @@ from agentgym_text.envs.pddl.problem_files import PROBLEM_DIR, domain_path, load
 from agentgym_text.envs.pddl.tasks import shipped_tasks
 
 DOMAINS = ("blocksworld", "gripper", "barman", "tyreworld")
+NO_PDDLGYM = "raw pddlgym: not measured, pddlgym is not installed (pip install pddlgym==0.0.7, Python 3.10 or 3.11)"
 
 
 def _raw_env(domain: str, problem_files: list[Path], workdir: Path):
@@ -181,6 +184,9 @@ def main() -> None:
     print(
         f"random valid-action agent, {args.steps} steps on each of the last {args.problems} shipped problems per domain"
     )
+    has_pddlgym = importlib.util.find_spec("pddlgym") is not None
+    if not has_pddlgym:
+        print(NO_PDDLGYM)
     print(
         f"{'domain':12s} {'raw pddlgym steps/s':>20s} {'text env steps/s':>17s} {'ratio':>6s} "
         f"{'own engine (no text) steps/s':>29s}"
@@ -192,12 +198,13 @@ def main() -> None:
             files = [PROBLEM_DIR / t.params["problem"] for t in tasks]
             workdir = Path(tmp) / domain
             workdir.mkdir()
-            raw = raw_steps_per_second(domain, files, args.steps, workdir)
+            raw = raw_steps_per_second(domain, files, args.steps, workdir) if has_pddlgym else float("nan")
             text = text_steps_per_second([t.task_id for t in tasks], args.steps)
             engine = engine_steps_per_second([t.task_id for t in tasks], args.steps)
             ratios.append(text / raw)
             print(f"{domain:12s} {raw:20.0f} {text:17.0f} {text / raw:6.2f} {engine:29.0f}")
-    print(f"minimum ratio text/raw: {min(ratios):.2f} (target >= 0.50)")
+    if has_pddlgym:
+        print(f"minimum ratio text/raw: {min(ratios):.2f} (target >= 0.50)")
     rows = planner_times()
     times = [seconds for _, seconds, _ in rows]
     slowest = max(rows, key=lambda row: row[1])

@@ -17,7 +17,7 @@ from agentgym_text.eval.store import RunMismatch, read_jsonl
 from agentgym_text.testing.chat_server import ScriptedChatServer
 
 PDDL = "AgentBoard/PDDL-v0"
-pytest.importorskip("pddlgym")
+pytest.importorskip("pyperplan")
 
 
 def _first_observation(**kwargs) -> str:

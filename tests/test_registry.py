@@ -13,7 +13,17 @@ from agentgym_text.core.registry import CATEGORIES, families
 from agentgym_text.envs import REGISTRATION_ERRORS
 from tests.conftest import ALL_ENV_IDS, env_param
 
-ENGINE_MODULES = ["minigrid", "pddlgym", "gym", "scienceworld", "py4j", "textworld", "jericho", "openai", "matplotlib"]
+ENGINE_MODULES = [
+    "minigrid",
+    "pyperplan",
+    "gym",
+    "scienceworld",
+    "py4j",
+    "textworld",
+    "jericho",
+    "openai",
+    "matplotlib",
+]
 
 
 def test_every_family_registers_without_errors():

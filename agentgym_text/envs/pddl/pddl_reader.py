@@ -1,21 +1,31 @@
-"""Reading PDDL with pddlgym's parser into plain, engine-free schemas (tuples of strings).
+"""Reading PDDL with pyperplan's parser into plain, engine-free schemas (tuples of strings).
 
-pddlgym is imported lazily (it imports the old ``gym``, matplotlib and scipy); everything downstream of this
-module works on :class:`DomainSchema` and :class:`ProblemSpec` only. Only the STRIPS fragment these domains
-use is accepted: conjunctions of positive atoms in preconditions and goals, add/delete effects.
+pyperplan's syntax layer (``pyperplan.pddl.parser``: tokens, then a syntax tree in file order) reads the files;
+this module checks names and arities and builds :class:`DomainSchema` and :class:`ProblemSpec`, which is all
+that downstream code sees. pyperplan is imported lazily. Only the STRIPS fragment these domains use is accepted:
+conjunctions of positive atoms in preconditions and goals, add/delete effects. A domain without ``:types`` is
+untyped: its objects and parameters have the type ``default``.
 """
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from agentgym_text.core.registry import MissingDependency, install_hint
+from agentgym_text.envs.pddl.registration import FAMILY
 
 __all__ = ["Atom", "OperatorSchema", "DomainSchema", "ProblemSpec", "load_domain", "load_problem", "PDDLError"]
 
 Atom = tuple[str, ...]
 """A ground or lifted atom: (predicate, arg1, arg2, ...). Lifted arguments start with '?'."""
+
+UNTYPED = "default"
+"""The type of every object and parameter of a domain without ``:types``."""
+
+ROOT_TYPE = "object"
 
 
 class PDDLError(ValueError):
@@ -72,144 +82,213 @@ class ProblemSpec:
     path: str
 
 
-logger = logging.getLogger(__name__)
-
-
-def _parser_warning(*args: object, sep: str | None = " ", **_print_options: object) -> None:
-    logger.warning("pddlgym: %s", (" " if sep is None else sep).join(map(str, args)))
-
-
-def _drop_gym_banner() -> None:
-    # `import gym` prints gym_notices' entry for its version to stderr (the "Gym has been unmaintained" banner);
-    # removing that entry before the first import silences it without touching sys.stderr.
-    try:
-        from importlib import metadata
-
-        from gym_notices import notices
-    except ImportError:
-        return
-    try:
-        notices.notices.pop(metadata.version("gym"), None)
-    except metadata.PackageNotFoundError:
-        pass
+IGNORED_PROBLEM_SECTIONS = frozenset({":requirements", ":metric"})
+"""Problem sections that pyperplan's grammar has no place for and a STRIPS game has no use for."""
 
 
 @lru_cache(maxsize=1)
-def _pddlgym_parser():
-    _drop_gym_banner()
-    from pddlgym import parser, structs
-
-    # The parser's one print (an object of an undeclared type) goes to stdout; send it to our logger instead.
-    parser.print = _parser_warning
-    return parser, structs
-
-
-def _atom(literal, structs) -> Atom:
-    if isinstance(literal, structs.LiteralConjunction):
-        raise PDDLError("nested conjunctions are not supported")
-    if not isinstance(literal, structs.Literal):
-        raise PDDLError(f"only positive atoms are supported, not {literal}")
-    predicate = literal.predicate
-    if predicate.is_negative or predicate.is_anti:
-        raise PDDLError(f"negative literal {literal} is not supported here")
-    return (predicate.name, *(str(v).split(":")[0] for v in literal.variables))
+def _syntax():
+    """pyperplan's PDDL syntax module."""
+    try:
+        from pyperplan.pddl import parser
+    except ImportError as error:
+        hint = install_hint(FAMILY.ids[0].env_id, FAMILY.requires)
+        raise MissingDependency(f"{hint} (missing module 'pyperplan')") from error
+    return parser
 
 
-def _conjunction(formula, structs) -> list:
-    if isinstance(formula, structs.LiteralConjunction):
-        return list(formula.literals)
-    return [formula]
+def _tokens(path: str, ignored: frozenset[str] = frozenset()):
+    """The file as pyperplan's nested token lists (lower case, comments dropped), without ``ignored`` sections."""
+    with open(path, encoding="utf-8") as handle:
+        tokens = _syntax().parse_lisp_iterator(handle)
+    tokens.contents = [
+        part for part in tokens.contents if not (isinstance(part, list) and part[:1] and part[0] in ignored)
+    ]
+    return tokens
 
 
-def _split_effects(effects, structs) -> tuple[tuple[Atom, ...], tuple[Atom, ...]]:
-    adds, dels = [], []
-    for literal in _conjunction(effects, structs):
-        if not isinstance(literal, structs.Literal):
-            raise PDDLError(f"effect {literal} is outside the STRIPS fragment")
-        if literal.predicate.is_anti:
-            dels.append(_atom(literal.inverted_anti, structs))
-        else:
-            adds.append(_atom(literal, structs))
-    return tuple(adds), tuple(dels)
+def _read(path: str, what: str, build):
+    """``build(path)``, any error of a malformed file raised as a PDDLError naming the file."""
+    _syntax()  # a missing pyperplan is not a malformed file
+    try:
+        return build(path)
+    except FileNotFoundError:
+        raise
+    except PDDLError as error:
+        raise PDDLError(f"cannot parse {what} {path}: {error}") from None
+    except Exception as error:  # pyperplan's syntax layer raises ParseError, ValueError, AttributeError, ...
+        raise PDDLError(f"cannot parse {what} {path}: {_syntax_message(error)}") from error
 
 
-def _type_closure(types, hierarchy) -> dict[str, frozenset[str]]:
-    parents: dict[str, set[str]] = {str(t): set() for t in types}
-    for parent, children in hierarchy.items():
-        for child in children:
-            parents.setdefault(str(child), set()).add(str(parent))
-    closure: dict[str, frozenset[str]] = {}
+def _syntax_message(error: Exception) -> str:
+    if isinstance(error, StopIteration):
+        return "the file is empty"
+    if len(error.args) == 2 and hasattr(error.args[1], "contents"):  # pyperplan's ParseError(message, position)
+        return f"{error.args[0]} at {_lisp(error.args[1].contents)[:100]}"
+    return f"{type(error).__name__}: {error}"
+
+
+def _lisp(tree) -> str:
+    return tree if isinstance(tree, str) else "(" + " ".join(map(_lisp, tree)) + ")"
+
+
+# ---- types ---------------------------------------------------------------------------------------------------
+
+
+def _type_closure(types: list | None) -> dict[str, frozenset[str]]:
+    """Each declared type (parents named in ``:types`` included) with its ancestors, itself and ``object``."""
+    if types is None:
+        return {UNTYPED: frozenset({UNTYPED, ROOT_TYPE})}
+    parents: dict[str, set[str]] = {}
+    for node in types:
+        if isinstance(node.parent, list):
+            raise PDDLError(f"type {node.name} has several parents (either), which is not supported")
+        parents.setdefault(node.name, set())
+        if node.parent is not None:
+            parents[node.name].add(node.parent)
+            parents.setdefault(node.parent, set())
 
     def up(name: str, seen: frozenset[str]) -> set[str]:
         result = {name}
-        for parent in parents.get(name, ()):
-            if parent not in seen:
-                result |= up(parent, seen | {name})
+        for parent in parents[name] - seen:
+            result |= up(parent, seen | {name})
         return result
 
-    for name in parents:
-        closure[name] = frozenset(up(name, frozenset()) | {"object"})
-    return closure
+    return {name: frozenset(up(name, frozenset()) | {ROOT_TYPE}) for name in parents}
+
+
+def _type_name(declared: list[str] | str | None, supertypes: dict[str, frozenset[str]], owner: str) -> str:
+    """The one type of an object or parameter (a list: a parameter's ``either``), checked against the domain's."""
+    if isinstance(declared, list):
+        if len(declared) != 1:
+            raise PDDLError(f"{owner} has several types (either), which is not supported")
+        declared = declared[0]
+    if declared is None:
+        return UNTYPED if UNTYPED in supertypes else ROOT_TYPE
+    if declared != ROOT_TYPE and declared not in supertypes:
+        raise PDDLError(f"{owner} has the undeclared type {declared}")
+    return declared
+
+
+def _typed_names(nodes: Iterable, supertypes: dict[str, frozenset[str]], what: str) -> list[tuple[str, str]]:
+    return [(node.name, _type_name(node.typeName, supertypes, f"{what} {node.name}")) for node in nodes]
+
+
+# ---- formulas ------------------------------------------------------------------------------------------------
+
+
+def _conjuncts(formula) -> list:
+    return list(formula.children) if formula.key == "and" else [formula]
+
+
+def _is_list(formula) -> bool:
+    return formula.type == _syntax().TypeFormula
+
+
+def _word(formula) -> str:
+    return formula.key if isinstance(formula.key, str) else formula.key.name  # a variable's key is a node
+
+
+def _text(formula) -> str:
+    """A formula of pyperplan's syntax tree written back as PDDL, for messages."""
+    return (
+        "(" + " ".join([_word(formula), *map(_text, formula.children)]) + ")" if _is_list(formula) else _word(formula)
+    )
+
+
+def _atom(formula, arity: dict[str, int], names: frozenset[str], where: str) -> Atom:
+    """A positive atom of a precondition, effect or goal (see :func:`_checked`)."""
+    if _is_list(formula) and formula.key in ("and", "not", "or", "imply", "forall", "exists", "when"):
+        raise PDDLError(f"{where}: only conjunctions of positive atoms are supported, not {_text(formula)}")
+    if not _is_list(formula) or any(map(_is_list, formula.children)):
+        raise PDDLError(f"{where}: expected an atom, found {_text(formula)}")
+    return _checked((formula.key, *map(_word, formula.children)), arity, names, where)
+
+
+def _checked(atom: Atom, arity: dict[str, int], names: frozenset[str], where: str) -> Atom:
+    """``atom``, whose predicate is declared with its arity and whose arguments are all in ``names``."""
+    predicate, args = atom[0], atom[1:]
+    written = f"({' '.join(atom)})"
+    if predicate not in arity:
+        raise PDDLError(f"{where}: predicate {predicate} is not declared")
+    if len(args) != arity[predicate]:
+        raise PDDLError(f"{where}: {written} does not have the {arity[predicate]} arguments of {predicate}")
+    unknown = [arg for arg in args if arg not in names]
+    if unknown:
+        raise PDDLError(f"{where}: {written} names {', '.join(unknown)}, which is not declared")
+    return atom
+
+
+def _effects(formula, arity: dict[str, int], names: frozenset[str], where: str) -> tuple[list[Atom], list[Atom]]:
+    adds: list[Atom] = []
+    dels: list[Atom] = []
+    for part in _conjuncts(formula):
+        if part.key == "not" and len(part.children) == 1:
+            dels.append(_atom(part.children[0], arity, names, where))
+        else:
+            adds.append(_atom(part, arity, names, where))
+    return adds, dels
+
+
+# ---- domains and problems ------------------------------------------------------------------------------------
+
+
+def _operator(node, arity: dict[str, int], supertypes: dict[str, frozenset[str]], constants) -> OperatorSchema:
+    where = f"action {node.name}"
+    params = tuple((v.name, _type_name(v.types, supertypes, f"{where}'s parameter {v.name}")) for v in node.parameters)
+    names = frozenset(name for name, _ in params) | frozenset(name for name, _ in constants)
+    preconditions = tuple(
+        _atom(part, arity, names, f"{where}'s precondition") for part in _conjuncts(node.precond.formula)
+    )
+    adds, dels = _effects(node.effect.formula, arity, names, f"{where}'s effect")
+    return OperatorSchema(node.name, params, preconditions, tuple(adds), tuple(dels))
+
+
+def _unique(names: list[str], what: str) -> None:
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise PDDLError(f"{what} declared more than once: {', '.join(repeated)}")
+
+
+def _predicates(tree, supertypes: dict[str, frozenset[str]]) -> tuple[tuple[str, int], ...]:
+    nodes = tree.predicates.predicates if tree.predicates else []
+    _unique([node.name for node in nodes], "predicate")
+    for node in nodes:
+        for variable in node.parameters:
+            _type_name(variable.types, supertypes, f"predicate {node.name}'s parameter {variable.name}")
+    return tuple((node.name, len(node.parameters)) for node in nodes)
+
+
+def _domain(path: str) -> DomainSchema:
+    tree = _syntax().parse_domain_def(_tokens(path))
+    supertypes = _type_closure(tree.types)
+    predicates = _predicates(tree, supertypes)
+    constants = tuple(sorted(_typed_names(tree.constants or [], supertypes, "constant")))
+    _unique([node.name for node in tree.actions], "action")
+    arity = dict(predicates)
+    operators = tuple(_operator(node, arity, supertypes, constants) for node in tree.actions)
+    return DomainSchema(tree.name, predicates, operators, supertypes, constants, path)
 
 
 @lru_cache(maxsize=32)
 def load_domain(path: str) -> DomainSchema:
     """Parse a domain file (cached by path)."""
-    _, structs = _pddlgym_parser()
-    parsed = _domain_parser(str(path))
-    operators = []
-    for name, op in parsed.operators.items():
-        params = tuple((str(p).split(":")[0], str(p.var_type)) for p in op.params)
-        preconditions = tuple(_atom(lit, structs) for lit in _conjunction(op.preconds, structs))
-        adds, dels = _split_effects(op.effects, structs)
-        operators.append(OperatorSchema(name, params, preconditions, adds, dels))
-    predicates = tuple((name, predicate.arity) for name, predicate in parsed.predicates.items() if name != "=")
-    constants = tuple(sorted((str(c).split(":")[0], str(c.var_type)) for c in parsed.constants))
-    return DomainSchema(
-        name=parsed.domain_name,
-        predicates=predicates,
-        operators=tuple(operators),
-        supertypes=_type_closure(parsed.types.values(), parsed.type_hierarchy),
-        constants=constants,
-        path=str(path),
-    )
+    return _read(str(path), "domain", _domain)
+
+
+def _problem(domain: DomainSchema, path: str) -> ProblemSpec:
+    tree = _syntax().parse_problem_def(_tokens(path, IGNORED_PROBLEM_SECTIONS))
+    if tree.domainName != domain.name:
+        raise PDDLError(f"the problem is of domain {tree.domainName}, not {domain.name}")
+    objects = dict(domain.constants)
+    objects.update(_typed_names(tree.objects, domain.supertypes, "object"))
+    arity = dict(domain.predicates)
+    names = frozenset(objects)
+    init = frozenset(_checked((fact.name, *fact.parameters), arity, names, "init") for fact in tree.init.predicates)
+    goal = tuple(sorted({_atom(part, arity, names, "goal") for part in _conjuncts(tree.goal.formula)}))
+    return ProblemSpec(tree.name, tuple(sorted(objects.items())), init, goal, path)
 
 
 def load_problem(domain: DomainSchema, path: str | Path) -> ProblemSpec:
-    """Parse a problem file of ``domain`` (IPC style: no action literals needed in ``:init``)."""
-    parser, structs = _pddlgym_parser()
-    domain_parser = _domain_parser(domain.path)
-    try:
-        parsed = parser.PDDLProblemParser(
-            str(path),
-            domain_parser.domain_name,
-            domain_parser.types,
-            domain_parser.predicates,
-            set(),
-            domain_parser.constants,
-        )
-    except FileNotFoundError:
-        raise
-    except Exception as error:
-        raise PDDLError(f"cannot parse problem {path}: {type(error).__name__}: {error}") from error
-    objects = dict(domain.constants)
-    for entity in parsed.objects:
-        objects[str(entity).split(":")[0]] = str(entity.var_type)
-    init = frozenset(_atom(lit, structs) for lit in parsed.initial_state)
-    goal = tuple(sorted({_atom(lit, structs) for lit in _conjunction(parsed.goal, structs)}))
-    return ProblemSpec(
-        name=parsed.problem_name,
-        objects=tuple(sorted(objects.items())),
-        init=init,
-        goal=goal,
-        path=str(path),
-    )
-
-
-@lru_cache(maxsize=32)
-def _domain_parser(path: str):
-    parser, _ = _pddlgym_parser()
-    try:
-        return parser.PDDLDomainParser(path, expect_action_preds=False, operators_as_actions=False)
-    except Exception as error:  # pddlgym raises AssertionError/IndexError/AttributeError on malformed input
-        raise PDDLError(f"cannot parse domain {path}: {type(error).__name__}: {error}") from error
+    """Parse a problem file of ``domain`` (IPC style; ``:requirements`` and ``:metric`` sections are ignored)."""
+    return _read(str(path), "problem", lambda file: _problem(domain, file))

@@ -1,4 +1,4 @@
-"""Declares the PDDL family: ``AgentBoard/PDDL-v0`` (pddlgym is imported only when an env is made)."""
+"""Declares the PDDL family: ``AgentBoard/PDDL-v0`` (pyperplan is imported only when an env is made)."""
 
 from agentgym_text.core.family import AGENTBOARD_TABLE_10, DifficultyRule, EnvId, Family, TrainSplit
 from agentgym_text.core.registry import declare
