@@ -14,71 +14,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from agentgym_text.core.words import FIRST_NAMES, LAST_NAMES
+
 __all__ = ["TEMPLATES", "make_table", "column_kind", "Table"]
 
 Table = dict[str, Any]
 """{"name": str, "columns": [[name, sqltype], ...], "kinds": [kind, ...], "rows": [[value, ...], ...], "noun": str}"""
 
-_FIRST = (
-    "Ada",
-    "Bruno",
-    "Chiara",
-    "Dmitri",
-    "Elena",
-    "Farid",
-    "Greta",
-    "Hiro",
-    "Ines",
-    "Jonas",
-    "Kavya",
-    "Lucas",
-    "Mara",
-    "Nikolai",
-    "Olivia",
-    "Pavel",
-    "Quinn",
-    "Rosa",
-    "Samir",
-    "Tessa",
-    "Umar",
-    "Vera",
-    "Wei",
-    "Ximena",
-    "Yusuf",
-    "Zoe",
-    "Amara",
-    "Bjorn",
-    "Carmen",
-    "Dario",
-    "Esme",
-    "Felix",
-)
-_LAST = (
-    "Abara",
-    "Bellini",
-    "Castell",
-    "Dufresne",
-    "Eriksen",
-    "Fontaine",
-    "Galloway",
-    "Haddad",
-    "Ivanova",
-    "Jansen",
-    "Kowalski",
-    "Lindqvist",
-    "Moreau",
-    "Nakamura",
-    "Okafor",
-    "Petrov",
-    "Quintero",
-    "Rahman",
-    "Sato",
-    "Underwood",
-    "Varga",
-    "Whitfield",
-    "Yilmaz",
-    "Zielinski",
-)
+_FIRST = FIRST_NAMES[:32]
+_LAST = tuple(name for name in LAST_NAMES[:26] if name not in ("Takahashi", "Xu"))
+"""The names the shipped tables were generated from: another selection changes every task."""
 _ADJ = (
     "Silent",
     "Golden",

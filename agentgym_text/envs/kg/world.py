@@ -12,6 +12,8 @@ import itertools
 import random
 from dataclasses import dataclass, field
 
+from agentgym_text.core.words import FIRST_NAMES, LAST_NAMES
+
 __all__ = ["World", "generate_world", "RELATIONS", "ATTRIBUTES"]
 
 # relation: (inverse, domain type, range type)
@@ -50,21 +52,8 @@ ATTRIBUTES = {
     "academic.paper": ("academic.paper.year", "academic.paper.citation_count", "academic.paper.pages"),
 }
 
-_FIRST = (
-    "Ada Bruno Chiara Dmitri Elena Farid Greta Hiro Ines Jonas Kavya Lucas Mara Nikolai Olivia Pavel Quinn "
-    "Rosa Samir Tessa Umar Vera Wei Ximena Yusuf Zoe Amara Bjorn Carmen Dario Esme Felix Gwen Hana Ivo Jun "
-    "Kofi Lena Milo Nadia Oskar Priya Rafael Sofia Tomas Uma Viktor Wanda Xavier Yara Zeno Aiko Basil Cleo "
-    "Dev Elif Fabio Gaia Hugo Isla Jasper Kira Leon Maya Noor Otto Pia Reza Selin Theo Una Vito Willa "
-    "Yuki"
-).split()
-_LAST = (
-    "Abara Bellini Castell Dufresne Eriksen Fontaine Galloway Haddad Ivanova Jansen Kowalski Lindqvist "
-    "Moreau Nakamura Okafor Petrov Quintero Rahman Sato Takahashi Underwood Varga Whitfield Xu Yilmaz "
-    "Zielinski Achterberg Brennan Costa Delacroix Esposito Ferreira Gruber Horvath Iqbal Jovanovic Kimura "
-    "Laine Mensah Novak Oyelaran Pereira Rossi Svensson Tanaka Ueda Vasquez Wagner Yamada Zhou Alvarez "
-    "Bauer Chen Demir Ekman Falk Greco Hansen Ito Jensen Kaur Lopez Marin Nielsen Ortiz Park Quinlan Reyes "
-    "Silva Toivonen Ulloa Vogel Weber"
-).split()
+_FIRST = list(FIRST_NAMES)
+_LAST = list(LAST_NAMES)
 _ADJ = (
     "Silent Golden Crimson Hidden Last Broken Electric Frozen Wild Distant Quiet Burning Paper Iron Velvet "
     "Hollow Bright Lonely Secret Northern Savage Gentle Endless Fallen Restless Scarlet Midnight Emerald "

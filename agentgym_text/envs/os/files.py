@@ -6,11 +6,12 @@ import random
 from datetime import datetime, timedelta
 
 from agentgym_text.envs.os.generator import Files, Milestone, TaskInstance, q
+from agentgym_text.envs.os.people import USERS
 from agentgym_text.envs.os.retrieval import random_stamp
 
 __all__ = ["readonly_except", "sort_by_extension", "delete_older_than", "scripts_executable"]
 
-_PEOPLE = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy")
+_PEOPLE = USERS[:10]
 
 
 def _mode_is(path: str, mode: str) -> str:

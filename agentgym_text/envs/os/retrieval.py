@@ -6,28 +6,12 @@ import random
 from datetime import datetime, timedelta
 
 from agentgym_text.envs.os.generator import BASE_PASSWD, Files, Milestone, TaskInstance
+from agentgym_text.envs.os.people import USERS
 
 __all__ = ["count_modified_after", "largest_file", "users_matching", "count_extension", "random_stamp"]
 
 _SERVICES = ("nginx", "postgres", "cron", "backup", "mailer", "billing", "sync", "worker")
-_PEOPLE = (
-    "alice",
-    "bob",
-    "carol",
-    "dave",
-    "erin",
-    "frank",
-    "grace",
-    "heidi",
-    "ivan",
-    "judy",
-    "mallory",
-    "oscar",
-    "peggy",
-    "trent",
-    "victor",
-    "wendy",
-)
+_PEOPLE = USERS[:16]
 
 
 def random_stamp(rng: random.Random, cutoff: datetime, after: bool) -> str:

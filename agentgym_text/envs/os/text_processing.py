@@ -7,31 +7,11 @@ import re
 from datetime import datetime, timedelta
 
 from agentgym_text.envs.os.generator import Files, Milestone, TaskInstance, q
+from agentgym_text.envs.os.people import USERS
 
 __all__ = ["top_ip", "sum_column", "failed_logins", "extract_domains"]
 
-_PEOPLE = (
-    "alice",
-    "bob",
-    "carol",
-    "dave",
-    "erin",
-    "frank",
-    "grace",
-    "heidi",
-    "ivan",
-    "judy",
-    "mallory",
-    "oscar",
-    "peggy",
-    "trent",
-    "victor",
-    "wendy",
-    "admin",
-    "test",
-    "guest",
-    "deploy",
-)
+_PEOPLE = USERS
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 

@@ -1,79 +1,14 @@
-"""Word pools shared by the generated worlds (people, places, organisations)."""
+"""The people of the generated tool worlds: distinct names drawn from the shared pools (``core.words``)."""
 
 from __future__ import annotations
 
+from agentgym_text.core.words import FIRST_NAMES as _ALL_FIRST
+from agentgym_text.core.words import LAST_NAMES as _ALL_LAST
+
 __all__ = ["FIRST_NAMES", "LAST_NAMES", "person_names"]
 
-FIRST_NAMES = (
-    "Ada",
-    "Bruno",
-    "Chiara",
-    "Dmitri",
-    "Elena",
-    "Farid",
-    "Greta",
-    "Hiro",
-    "Ines",
-    "Jonas",
-    "Kavya",
-    "Lucas",
-    "Mara",
-    "Nikolai",
-    "Olivia",
-    "Pavel",
-    "Quinn",
-    "Rosa",
-    "Samir",
-    "Tessa",
-    "Umar",
-    "Vera",
-    "Wei",
-    "Ximena",
-    "Yusuf",
-    "Zoe",
-    "Amara",
-    "Bjorn",
-    "Carmen",
-    "Dario",
-    "Esme",
-    "Felix",
-    "Gwen",
-    "Hana",
-    "Ivo",
-    "Jun",
-)
-LAST_NAMES = (
-    "Abara",
-    "Bellini",
-    "Castell",
-    "Dufresne",
-    "Eriksen",
-    "Fontaine",
-    "Galloway",
-    "Haddad",
-    "Ivanova",
-    "Jansen",
-    "Kowalski",
-    "Lindqvist",
-    "Moreau",
-    "Nakamura",
-    "Okafor",
-    "Petrov",
-    "Quintero",
-    "Rahman",
-    "Sato",
-    "Takahashi",
-    "Underwood",
-    "Varga",
-    "Whitfield",
-    "Xu",
-    "Yilmaz",
-    "Zielinski",
-    "Achterberg",
-    "Brennan",
-    "Costa",
-    "Delacroix",
-)
+FIRST_NAMES = _ALL_FIRST[:36]
+LAST_NAMES = _ALL_LAST[:30]
 
 
 def person_names(count: int, offset: int = 0) -> list[str]:
