@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from typing import NamedTuple
 
 from agentgym_text.envs.webarena.sites.gitlab_data import LABELS, USERNAME
 from agentgym_text.envs.webarena.sites.taskkit import (
@@ -41,7 +42,21 @@ NEW_MEMBER_ROLES = ("Developer", "Reporter", "Maintainer", "Guest", "Developer")
 FORUMS_TO_FILE = ("technology", "science")
 
 Project = tuple[int, str, str]  # id, namespace, name
-Issue = tuple[int, int, str, str, str, int]  # id, number in its project, title, namespace, project name, project id
+
+
+class Issue(NamedTuple):
+    id: int
+    number: int  # in its project, as its URL shows it
+    title: str
+    namespace: str
+    project: str
+    project_id: int
+
+
+class IssueEdits(NamedTuple):
+    to_close: list[Issue]
+    to_assign: list[tuple[Issue, str]]  # with the member to assign
+    to_label: list[tuple[Issue, str]]  # with a label it lacks
 
 
 def _projects(db: SeededDatabase) -> list[Project]:
@@ -159,79 +174,80 @@ def _add_member(db: SeededDatabase) -> list[Instance]:
     return instances
 
 
-def _issue_picks(db: SeededDatabase) -> tuple[list[Issue], list[tuple[Issue, str]], list[tuple[Issue, str]]]:
+def _issue_edits(db: SeededDatabase) -> IssueEdits:
     """Thirteen open issues: five to close, four to assign to a member (drawn for each), four to get a label they
     lack (drawn for each, from the same draw as the assignees, after them)."""
-    open_issues = db.rows(
-        "SELECT i.id, i.iid, i.title, p.namespace, p.name, p.id FROM issues i JOIN projects p ON "
-        "p.id = i.project_id WHERE i.state = 'opened' ORDER BY i.id",
-    )
+    open_issues = [
+        Issue(*row)
+        for row in db.rows(
+            "SELECT i.id, i.iid, i.title, p.namespace, p.name, p.id FROM issues i JOIN projects p ON "
+            "p.id = i.project_id WHERE i.state = 'opened' ORDER BY i.id",
+        )
+    ]
     picks, draw = rng_for(65).sample(open_issues, 13), rng_for(67)
     to_assign = []
     for issue in picks[5:9]:
         candidates = db.column(
             "SELECT u.username FROM members m JOIN users u ON u.id = m.user_id WHERE m.project_id = ? AND "
             "u.id IS NOT (SELECT assignee_id FROM issues WHERE id = ?) ORDER BY u.username",
-            (issue[5], issue[0]),
+            (issue.project_id, issue.id),
         )
         to_assign.append((issue, draw.choice(candidates)))
     to_label = []
     for issue in picks[9:13]:
-        present = set(db.column("SELECT label FROM issue_labels WHERE issue_id = ?", (issue[0],)))
+        present = set(db.column("SELECT label FROM issue_labels WHERE issue_id = ?", (issue.id,)))
         to_label.append((issue, draw.choice([label for label in LABELS if label not in present])))
-    return picks[:5], to_assign, to_label
+    return IssueEdits(picks[:5], to_assign, to_label)
 
 
 def _issue_page(issue: Issue) -> str:
-    _, number, _, namespace, name, _ = issue
-    return _project_page(namespace, name, f"/-/issues/{number}")
+    return _project_page(issue.namespace, issue.project, f"/-/issues/{issue.number}")
 
 
 def _to_issue(issue: Issue) -> list[dict]:
-    _, _, title, namespace, name, _ = issue
-    return [*_to_project(namespace, name), click("link", "Issues"), click("link", title)]
+    return [*_to_project(issue.namespace, issue.project), click("link", "Issues"), click("link", issue.title)]
 
 
 def _close_issue(db: SeededDatabase) -> list[Instance]:
     return [
         change(
-            {"title": issue[2], "repo": issue[4]},
+            {"title": issue.title, "repo": issue.project},
             [*_to_issue(issue), click("button", "Close issue")],
             page_includes(_issue_page(issue), "Status: Closed"),
-            db_check("gitlab", "SELECT state FROM issues WHERE id = ?", (issue[0],), "closed"),
+            db_check("gitlab", "SELECT state FROM issues WHERE id = ?", (issue.id,), "closed"),
         )
-        for issue in db.shared(_issue_picks)[0]
+        for issue in db.shared(_issue_edits).to_close
     ]
 
 
 def _assign_issue(db: SeededDatabase) -> list[Instance]:
     return [
         change(
-            {"title": issue[2], "repo": issue[4], "user": user},
+            {"title": issue.title, "repo": issue.project, "user": user},
             [*_to_issue(issue), *fill_in({"Assignee username": user}, "Assign")],
             page_includes(_issue_page(issue), f"Assignee: {user}"),
             db_check(
                 "gitlab",
                 "SELECT u.username FROM issues i JOIN users u ON u.id = i.assignee_id WHERE i.id = ?",
-                (issue[0],),
+                (issue.id,),
                 user,
             ),
         )
-        for issue, user in db.shared(_issue_picks)[1]
+        for issue, user in db.shared(_issue_edits).to_assign
     ]
 
 
 def _label_issue(db: SeededDatabase) -> list[Instance]:
     return [
         change(
-            {"label": label, "title": issue[2], "repo": issue[4]},
+            {"label": label, "title": issue.title, "repo": issue.project},
             [*_to_issue(issue), *fill_in({"Label name": label}, "Add label")],
             page_includes(_issue_page(issue), label),
             db_check(
-                "gitlab", "SELECT COUNT(*) FROM issue_labels WHERE issue_id = ? AND label = ?", (issue[0], label), 1
+                "gitlab", "SELECT COUNT(*) FROM issue_labels WHERE issue_id = ? AND label = ?", (issue.id, label), 1
             ),
         )
-        for issue, label in db.shared(_issue_picks)[2]
+        for issue, label in db.shared(_issue_edits).to_label
     ]
 
 

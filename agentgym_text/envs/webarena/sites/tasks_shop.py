@@ -40,7 +40,6 @@ REVIEW_TEXTS = (
     "Good value for money",
 )
 NICKNAMES = ("emma_l", "EmmaL", "lopez_e")
-ORDERS_PAGE = f"{SHOPPING}/orders"
 
 
 def _search_results(db: SeededDatabase, text: str) -> list[int]:
@@ -71,13 +70,17 @@ def _product_page(pid: int) -> str:
     return f"{SHOPPING}/product/{pid}"
 
 
+def _money_reference(amount: float) -> tuple[str, list[str]]:
+    return ("must_include", [money_variants(amount)])
+
+
 def _price(db: SeededDatabase) -> list[Instance]:
     return [
         question(
             {"product": name},
             _find(name),
             money(price),
-            reference=("must_include", [money_variants(price)]),
+            reference=_money_reference(price),
             page=_product_page(pid),
             seen=[f"Price: {money(price)}"],
         )
@@ -110,12 +113,16 @@ def _review_count(db: SeededDatabase) -> list[Instance]:
     return instances
 
 
+def _on_my_orders(slots: dict, answer: str, seen: str, reference: tuple[str, list] | None = None) -> Instance:
+    """A question answered from the My Orders page, where ``seen`` shows."""
+    steps = [click("link", "My Orders")]
+    return question(slots, steps, answer, reference=reference, page=f"{SHOPPING}/orders", seen=[seen])
+
+
 def _purchase_date(db: SeededDatabase) -> list[Instance]:
     mine = _my_orders(db)
-    return [
-        question({"which": which}, [click("link", "My Orders")], date, page=ORDERS_PAGE, seen=[date])
-        for which, (_, date, _, _) in (("first", mine[0]), ("latest", mine[-1]))
-    ]
+    dates = (("first", mine[0][1]), ("latest", mine[-1][1]))
+    return [_on_my_orders({"which": which}, date, date) for which, date in dates]
 
 
 def _spent_in_month(db: SeededDatabase) -> list[Instance]:
@@ -129,13 +136,7 @@ def _spent_in_month(db: SeededDatabase) -> list[Instance]:
     instances = []
     for month in rng_for(3).sample(clean, min(5, len(clean))):
         spent = round(sum(totals[month]), 2)
-        reference = ("must_include", [money_variants(spent)])
-        slots = {"month": month_label(month)}
-        instances.append(
-            question(
-                slots, [click("link", "My Orders")], money(spent), reference=reference, page=ORDERS_PAGE, seen=[month]
-            )
-        )
+        instances.append(_on_my_orders({"month": month_label(month)}, money(spent), month, _money_reference(spent)))
     return instances
 
 
@@ -143,35 +144,18 @@ def _latest_order_cost(db: SeededDatabase) -> list[Instance]:
     mine, instances = _my_orders(db), []
     for status in ("complete", "canceled", "pending", "processing"):
         of_status = [order for order in mine if order[2] == status]
-        if not of_status:
-            continue
-        oid, _, _, total = of_status[-1]
-        reference = ("must_include", [money_variants(total)])
-        seen = [order_number(oid)]
-        instances.append(
-            question(
-                {"status": status},
-                [click("link", "My Orders")],
-                money(total),
-                reference=reference,
-                page=ORDERS_PAGE,
-                seen=seen,
-            )
-        )
+        if of_status:
+            oid, _, _, total = of_status[-1]
+            slots = {"status": status}
+            instances.append(_on_my_orders(slots, money(total), order_number(oid), _money_reference(total)))
     return instances
 
 
 def _order_number_by_date(db: SeededDatabase) -> list[Instance]:
-    instances = []
-    for oid, date, _, _ in rng_for(5).sample(_my_orders(db), 4):
-        number = order_number(oid)
-        reference = ("must_include", [number])
-        instances.append(
-            question(
-                {"date": date}, [click("link", "My Orders")], number, reference=reference, page=ORDERS_PAGE, seen=[date]
-            )
-        )
-    return instances
+    return [
+        _on_my_orders({"date": date}, order_number(oid), date, ("must_include", [order_number(oid)]))
+        for oid, date, _, _ in rng_for(5).sample(_my_orders(db), 4)
+    ]
 
 
 def _wishlist_and_cart_picks(db: SeededDatabase) -> list[tuple[int, str, float]]:
