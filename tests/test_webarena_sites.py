@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import urllib.error
 import urllib.parse
@@ -17,7 +16,8 @@ from agentgym_text.envs.webarena import sites as sites_module
 from agentgym_text.envs.webarena.evaluators import evaluate, resolve
 from agentgym_text.envs.webarena.progress import ProgressTracker, url_soft_score
 from agentgym_text.envs.webarena.sites import SITE_NAMES, SiteServer
-from agentgym_text.envs.webarena.tasks import TASKS, TASKS_FILE, generate_configs
+from agentgym_text.envs.webarena.sites.taskkit import db_check
+from agentgym_text.envs.webarena.tasks import TASKS, TASKS_FILE, generate_configs, tasks_file_text
 
 CHROMIUM = "/usr/bin/chromium"
 CONFIGS = [task.params for task in TASKS]
@@ -223,7 +223,22 @@ def post_page(url: str, **form: str) -> str:
 
 
 def test_shipped_tasks_match_a_fresh_generation():
-    assert json.loads(TASKS_FILE.read_text()) == generate_configs()
+    assert TASKS_FILE.read_text() == tasks_file_text(generate_configs())  # to the byte
+
+
+def test_db_check_writes_values_as_sql_literals():
+    check = db_check("reddit", "SELECT COUNT(*) FROM t WHERE a = ? AND b = ? AND c = ?", (7, "it's", 2.5), 1)
+    assert check == {
+        "site": "reddit",
+        "sql": "SELECT COUNT(*) FROM t WHERE a = 7 AND b = 'it''s' AND c = 2.5",
+        "expected": 1,
+    }
+    connection = sqlite3.connect(":memory:")
+    connection.execute("CREATE TABLE t (a, b, c)")
+    connection.execute("INSERT INTO t VALUES (7, 'it''s', 2.5)")
+    assert connection.execute(check["sql"]).fetchone() == (1,)
+    with pytest.raises(ValueError, match="2 placeholders for 1 values"):
+        db_check("reddit", "SELECT ? + ?", (1,), 2)
 
 
 def test_task_set_shape():

@@ -3,11 +3,9 @@
 Run ``python -m agentgym_text.envs.webarena.build_tasks``.
 """
 
-import json
-
-from agentgym_text.envs.webarena.tasks import TASKS_FILE, generate_configs
+from agentgym_text.envs.webarena.tasks import TASKS_FILE, generate_configs, tasks_file_text
 
 if __name__ == "__main__":
     configs = generate_configs()
-    TASKS_FILE.write_text(json.dumps(configs, indent=1, ensure_ascii=False) + "\n")
+    TASKS_FILE.write_text(tasks_file_text(configs))
     print(f"wrote {len(configs)} tasks to {TASKS_FILE}")

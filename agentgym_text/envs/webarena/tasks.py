@@ -24,7 +24,7 @@ from pathlib import Path
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.webarena.registration import FAMILY, MAX_STEPS
 
-__all__ = ["TASKS", "TASKS_FILE", "generate_configs", "load_tasks", "MAX_STEPS"]
+__all__ = ["TASKS", "TASKS_FILE", "generate_configs", "tasks_file_text", "load_tasks", "MAX_STEPS"]
 
 TASKS_FILE = Path(__file__).with_name("tasks.json")
 
@@ -41,26 +41,29 @@ def generate_configs() -> list[dict]:
     )
 
     folder = template_dir()
-    configs: list[dict] = []
-    for database, module in (
-        ("shop", tasks_shop),
-        ("shop", tasks_admin),
-        ("reddit", tasks_reddit),
-        ("gitlab", tasks_gitlab),
-        ("wiki", tasks_wiki),
-    ):
-        connection = sqlite3.connect(f"file:{folder / (database + '.sqlite')}?mode=ro", uri=True)
-        forum = sqlite3.connect(f"file:{folder / 'reddit.sqlite'}?mode=ro", uri=True)
-        try:  # the code-hosting generator also reads the forum, for its multi-site tasks
-            configs.extend(
-                module.generate(connection, forum) if module is tasks_gitlab else module.generate(connection)
-            )
-        finally:
+    databases = {
+        name: sqlite3.connect(f"file:{folder / (name + '.sqlite')}?mode=ro", uri=True)
+        for name in ("shop", "reddit", "gitlab", "wiki")
+    }
+    try:
+        configs = [
+            *tasks_shop.generate(databases["shop"]),
+            *tasks_admin.generate(databases["shop"]),  # the admin of the same shop
+            *tasks_reddit.generate(databases["reddit"]),
+            *tasks_gitlab.generate(databases["gitlab"], databases["reddit"]),
+            *tasks_wiki.generate(databases["wiki"]),
+        ]
+    finally:
+        for connection in databases.values():
             connection.close()
-            forum.close()
     for index, config in enumerate(configs):
         config["task_id"] = index
     return configs
+
+
+def tasks_file_text(configs: list[dict]) -> str:
+    """``tasks.json``'s text for ``configs``."""
+    return json.dumps(configs, indent=1, ensure_ascii=False) + "\n"
 
 
 def _spec(config: dict) -> TaskSpec:
