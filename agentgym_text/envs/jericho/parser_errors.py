@@ -34,7 +34,7 @@ __all__ = ["ParserErrors", "parser_errors", "learn", "dictionary_form", "first_w
 
 _NONSENSE = ("zzqxv", "qxzzv", "vzqxz")
 """Words no game's dictionary holds (the first absent one is used); five letters, so no game cuts them."""
-_INTRANSITIVE = ("look", "wait", "inventory", "jump")
+_INTRANSITIVE = ("wait", "inventory", "look", "jump")
 _TRANSITIVE = ("take", "get", "examine", "drop")
 _MIN_LITERAL_LETTERS = 8
 """A template needs this much of the game's own text: one that is mostly echo would match anything."""
