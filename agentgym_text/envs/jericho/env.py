@@ -52,7 +52,8 @@ class JerichoEnv(TextEnv):
     ``text_format="agentboard"`` (the default) speaks as AgentBoard's Jericho env (``agentboard_text``): actions cut
     at the first "," and ".", the help answer "You can take the following actions: ...", every reply on one line,
     an action invalid when the reply holds "[!". ``text_format="clear"`` is this suite's text: commands checked
-    against the game's dictionary, replies as the game prints them. ``agentboard_fixes`` (default True) fixes
+    against the game's dictionary, replies as the game prints them, a command the parser refused invalid
+    (``parser_errors``: a rule learned from the game, not from its wording). ``agentboard_fixes`` (default True) fixes
     AgentBoard's bugs and keeps its words: FIX-VALID (a reply the game's parser refuses is invalid too), FIX-META
     (save, restore, restart, quit and the like are refused), FIX-PLAIN (an action of one character, or with characters
     outside printable ASCII, is refused before AgentBoard's cut, which would send "d" of "d.B&☂" to the game),

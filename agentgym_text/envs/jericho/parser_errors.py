@@ -9,7 +9,7 @@ is empty); of the steps that do neither, a command is refused when
   as a verb (no word at all, a number, "__import__('os')", "<script>");
 - or the reply is one of the game's own parser-error replies, learned when the game file is first loaded: a few
   commands that cannot parse are played from the opening state, which is then restored, and each reply is kept as
-  a template with the words it echoes wildcarded ("I only understood you as far as wanting to look." then matches
+  a template with the words it echoes wildcarded ("I only understood you as far as wanting to wait." then matches
   "I only understood you as far as wanting to drop the four-legged thing.").
 
 Replies are learned once per game file (its MD5) in a process.
@@ -118,7 +118,7 @@ def learn(game: JerichoGame) -> ParserErrors:
     when it matches the reply to "look" or "inventory" (valid commands) from the same state."""
     version, separators = game.header()
     words = frozenset(game.dictionary())
-    unknown = next(word for word in _NONSENSE if word not in words)
+    unknown = next((word for word in _NONSENSE if word not in words), _NONSENSE[0])
     probes = [unknown, unknown, "99999"]  # the same error twice: some games add a tip to the first one only
     probes += [f"{verb} {unknown}" for verb in (_pick(_INTRANSITIVE, words), _pick(_TRANSITIVE, words)) if verb]
     start = game.snapshot()
