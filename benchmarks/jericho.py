@@ -10,6 +10,7 @@ and step (the expert's commands) through ``gym.make`` against ``textworld.start`
 
     .venv/bin/python benchmarks/jericho.py --game-dir ../shared/jericho-game-suite [--repeats 3] [--no-textworld]
     .venv/bin/python benchmarks/jericho.py --game-dir ../shared/jericho-game-suite --random-play 10
+    .venv/bin/python benchmarks/jericho.py --game-dir ../shared/jericho-game-suite --resets
 """
 
 from __future__ import annotations
@@ -141,6 +142,67 @@ def random_play_times(
                 break
     env.close()
     return rows
+
+
+PARSER_GARBAGE = (
+    "__import__('os').system('echo hi')",
+    "99999",
+    "<script>alert(1)</script>",
+    "xyzzy plugh",
+    "DROP TABLE tasks;--",
+)
+"""Commands the parser refuses in its own words: each step of them runs the whole validity rule."""
+
+
+def reset_and_refusal_times(game_dir: Path, text_format: str) -> list[tuple[str, float, float, float, float]]:
+    """Per game of the 20: the first reset in this process (the game's parser replies are learned), a second
+    reset (cached), learning alone (``parser_errors.learn``; 0 where the module is absent), and the mean time of
+    a step the parser refuses (``PARSER_GARBAGE``, the quickest of 5 rounds of 100)."""
+    try:
+        from agentgym_text.envs.jericho import parser_errors
+    except ImportError:  # the code before the learned replies, for a before/after comparison
+        parser_errors = None
+    from agentgym_text.envs.jericho.tasks import make_tasks
+
+    rows = []
+    env = gym.make("AgentBoard/Jericho-v0", game_dir=str(game_dir), text_format=text_format, max_episode_steps=9999)
+    for task in make_tasks():
+        options = {"task_id": task.task_id}
+        start = time.perf_counter()
+        env.reset(seed=0, options=options)
+        first = time.perf_counter() - start
+        start = time.perf_counter()
+        env.reset(seed=0, options=options)
+        again = time.perf_counter() - start
+        learn = 0.0
+        if parser_errors is not None:
+            start = time.perf_counter()
+            parser_errors.learn(env.unwrapped._game)
+            learn = time.perf_counter() - start
+        rounds = []
+        for _ in range(5):  # the quickest round: the least disturbed by other processes
+            start = time.perf_counter()
+            for action in PARSER_GARBAGE * 20:
+                env.step(action)
+            rounds.append((time.perf_counter() - start) / (len(PARSER_GARBAGE) * 20))
+        refusal = min(rounds)
+        rows.append((task.params["game"], first, again, learn, refusal))
+    env.close()
+    return rows
+
+
+def print_reset_times(text_format: str) -> None:
+    rows = reset_and_refusal_times(Path(os.environ["AGENTGYM_TEXT_JERICHO_DIR"]), text_format)
+    print(f"text_format={text_format!r}: reset (first in the process, again), learning alone, a refused step")
+    print(f"{'game':12s} {'first ms':>9s} {'again ms':>9s} {'learn ms':>9s} {'refused us':>10s}")
+    for game, first, again, learn, refusal in rows:
+        print(f"{game:12s} {first * 1000:9.1f} {again * 1000:9.1f} {learn * 1000:9.1f} {refusal * 1e6:10.1f}")
+    columns = list(zip(*[row[1:] for row in rows]))
+    medians = [statistics.median(column) for column in columns]
+    print(
+        f"{'median':12s} {medians[0] * 1000:9.1f} {medians[1] * 1000:9.1f} {medians[2] * 1000:9.1f} "
+        f"{medians[3] * 1e6:10.1f}"
+    )
 
 
 def dictionary_duplicates(game_dir: Path, states: int, seed: int = 0) -> None:
@@ -275,10 +337,20 @@ def main() -> None:
         help="with --random-play and --workers: prefetch each new state's listing, ask after SECONDS",
     )
     parser.add_argument(
+        "--resets",
+        action="store_true",
+        help="only: reset times of the 20 tasks (first, cached), learning the parser's replies, a refused step",
+    )
+    parser.add_argument(
         "--duplicates", type=int, metavar="STATES", help="only: candidates the game's parser reads alike"
     )
     args = parser.parse_args()
     warnings.simplefilter("ignore")
+    if args.resets:
+        os.environ["AGENTGYM_TEXT_JERICHO_DIR"] = args.game_dir
+        for text_format in ("agentboard", "clear"):
+            print_reset_times(text_format)
+        return
     if args.duplicates:
         dictionary_duplicates(Path(args.game_dir), args.duplicates)
         return

@@ -210,6 +210,31 @@ class JerichoGame:
             self._dictionaries[self.md5] = dictionary_of(self.frotz)
         return self._dictionaries[self.md5]
 
+    def world_changed(self) -> bool:
+        """Whether the last step changed the world: jericho's cleaned diff of the object tree and its special RAM.
+        Not jericho's ``_world_changed`` flag: it also counts attributes a parser sets while it reads a command
+        (reverb's "jill" sets it and is refused)."""
+        assert self.frotz is not None
+        # the flag is one C call; the cleaned diff (numpy arrays) only where the flag says something moved
+        return self.frotz.frotz_lib.world_changed() > 0 and any(self.frotz._get_world_diff())
+
+    def snapshot(self):
+        """The emulator's whole state (memory, stack, random generator) for ``restore``."""
+        assert self.frotz is not None
+        return self.frotz.get_state()
+
+    def restore(self, snapshot) -> None:
+        assert self.frotz is not None
+        self.frotz.set_state(snapshot)
+
+    def header(self) -> tuple[int, str]:
+        """The story file's Z-machine version and its dictionary's word separators (read from the file)."""
+        assert self.path is not None
+        data = self.path.read_bytes()
+        dictionary = int.from_bytes(data[8:10], "big")
+        count = data[dictionary]
+        return data[0], data[dictionary + 1 : dictionary + 1 + count].decode("latin-1")
+
     def world_hash(self) -> str:
         assert self.frotz is not None
         return self.frotz.get_world_state_hash()

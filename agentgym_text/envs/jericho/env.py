@@ -16,8 +16,9 @@ from agentgym_text.core.text_mode import AGENTBOARD
 from agentgym_text.envs.jericho import agentboard_text
 from agentgym_text.envs.jericho.actions import META_COMMANDS, check_command, expand_abbreviations
 from agentgym_text.envs.jericho.agentboard_data import agentboard_tasks
-from agentgym_text.envs.jericho.engine import GameState, JerichoGame, check_game_file, refused, resolve_game_dir
+from agentgym_text.envs.jericho.engine import GameState, JerichoGame, check_game_file, resolve_game_dir
 from agentgym_text.envs.jericho.expert import WalkthroughExpert
+from agentgym_text.envs.jericho.parser_errors import ParserErrors, parser_errors
 from agentgym_text.envs.jericho.render import game_text
 from agentgym_text.envs.jericho.tasks import MAX_STEPS, custom_game_task, load_goals, make_tasks
 from agentgym_text.envs.jericho.valid_actions import prefetch, prefetch_setting, valid_actions
@@ -51,7 +52,8 @@ class JerichoEnv(TextEnv):
     ``text_format="agentboard"`` (the default) speaks as AgentBoard's Jericho env (``agentboard_text``): actions cut
     at the first "," and ".", the help answer "You can take the following actions: ...", every reply on one line,
     an action invalid when the reply holds "[!". ``text_format="clear"`` is this suite's text: commands checked
-    against the game's dictionary, replies as the game prints them. ``agentboard_fixes`` (default True) fixes
+    against the game's dictionary, replies as the game prints them, a command the parser refused invalid
+    (``parser_errors``: a rule learned from the game, not from its wording). ``agentboard_fixes`` (default True) fixes
     AgentBoard's bugs and keeps its words: FIX-VALID (a reply the game's parser refuses is invalid too), FIX-META
     (save, restore, restart, quit and the like are refused), FIX-PLAIN (an action of one character, or with characters
     outside printable ASCII, is refused before AgentBoard's cut, which would send "d" of "d.B&☂" to the game),
@@ -113,6 +115,7 @@ class JerichoEnv(TextEnv):
         self._turn_taken = False
         self._won = False
         self._prefetch = prefetch_setting()
+        self._parser_errors: ParserErrors | None = None
 
     # ---- TextEnv -------------------------------------------------------------------------------------
     def _start(self, task: TaskSpec, seed: int) -> Start:
@@ -127,6 +130,8 @@ class JerichoEnv(TextEnv):
         # FIX-SEED: AgentBoard plays every episode on jericho's default seed, the one its walkthroughs replay on.
         exact = self._agentboard and not self.agentboard_fixes
         text = self._game.load(path, md5, None if exact else seed)
+        # AgentBoard's validity reads "[!" only: its exact mode never needs the parser's replies.
+        self._parser_errors = None if exact else parser_errors(self._game)
         self._record = record
         self._state = self._game.state(inventory=record is not None)  # as _act reads it
         self._visited = {self._state.location}
@@ -161,7 +166,7 @@ class JerichoEnv(TextEnv):
         command = expand_abbreviations(action.strip().rstrip(".!?"))
         text = self._play(command)
         observation = game_text(text)
-        if refused(text):
+        if self._refused(command, text):
             return Outcome.invalid(observation, InvalidReason.UNKNOWN_ACTION, changed=self._turn_taken)
         return self._ending(observation)
 
@@ -185,7 +190,7 @@ class JerichoEnv(TextEnv):
         text = self._play(command)
         observation = agentboard_text.flatten(text)
         # FIX-VALID: AgentBoard counts a parser refusal ("I don't know the word ...") as a valid action.
-        if agentboard_text.marked_invalid(observation) or (self.agentboard_fixes and refused(text)):
+        if agentboard_text.marked_invalid(observation) or (self.agentboard_fixes and self._refused(command, text)):
             outcome = self._ending(observation)
             return Outcome(
                 observation=outcome.observation,
@@ -216,6 +221,11 @@ class JerichoEnv(TextEnv):
         if self._prefetch:
             prefetch(self._game)
         return text
+
+    def _refused(self, command: str, text: str) -> bool:
+        """Whether the game's parser refused ``command`` (``parser_errors``), right after ``_play``."""
+        assert self._parser_errors is not None
+        return self._parser_errors.refused(command, text, self._game, turn_taken=self._turn_taken)
 
     def _ending(self, observation: str) -> Outcome:
         """The outcome of a game step: over on death or victory, a success when progress is complete."""
