@@ -27,13 +27,13 @@ from agentgym_text.core.registry import MissingDependency
 from agentgym_text.envs.webarena.axtree import AXNode, PageState, layout_boxes, prune_to_viewport
 from agentgym_text.envs.webarena.chromium import (
     SharedChromium,
-    _acquire_shared,
-    _alive,
-    _launch,
-    _link,
-    _release_driver,
-    _release_shared,
-    _unlink,
+    acquire_shared,
+    browser_alive,
+    launch,
+    link,
+    release_driver,
+    release_shared,
+    unlink,
 )
 
 __all__ = ["Browser", "SharedChromium", "Session", "AXNode", "PageState", "find_chromium", "origin_of", "VIEWPORT"]
@@ -105,20 +105,20 @@ class Browser:
 
     def alive(self) -> bool:
         """False once the Chromium this handle uses has exited (crashed or killed), or before it is started."""
-        return _alive(self._browser)
+        return browser_alive(self._browser)
 
     def _ensure(self):
         if self._browser is not None and not self.alive():
             self._disconnect()  # the Chromium died: a new one below
         if self._browser is None:
             if not self.shared:
-                self._browser = _launch(self.executable, self.headless)
+                self._browser = launch(self.executable, self.headless)
             else:
                 if self._owner is None:
-                    self._owner = _acquire_shared(self.executable, self.headless)
-                url, launch = self._owner.endpoint()
-                self._endpoint = f"{url}#{launch}"
-                self._browser = _link(self._endpoint)
+                    self._owner = acquire_shared(self.executable, self.headless)
+                url, number = self._owner.endpoint()
+                self._endpoint = f"{url}#{number}"
+                self._browser = link(self._endpoint)
         return self._browser
 
     def new_session(self, origins: list[str], storage_state: str | None = None) -> Session:
@@ -130,20 +130,20 @@ class Browser:
         if browser is None:
             return
         if self.shared:
-            _unlink(self._endpoint)
+            unlink(self._endpoint)
             return
         try:
             browser.close()
         except Exception:  # already gone
             pass
         finally:
-            _release_driver()
+            release_driver()
 
     def close(self) -> None:
         self._disconnect()
         if self._owner is not None:
             owner, self._owner = self._owner, None
-            _release_shared(owner)
+            release_shared(owner)
 
 
 def _web_origin(origin: str) -> str:

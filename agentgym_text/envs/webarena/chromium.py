@@ -14,7 +14,16 @@ from typing import Any
 
 from agentgym_text.core.registry import MissingDependency
 
-__all__ = ["SharedChromium"]
+__all__ = [
+    "SharedChromium",
+    "acquire_shared",
+    "browser_alive",
+    "launch",
+    "link",
+    "release_driver",
+    "release_shared",
+    "unlink",
+]
 
 _DRIVERS: dict[tuple[int, int], list] = {}
 """(process, thread) -> [Playwright, users]: Playwright's sync API allows one driver per thread, shared by its
@@ -48,18 +57,18 @@ def _release(table: dict, key: Any, close: Callable[[Any], None]) -> None:
         close(entry[0])
 
 
-def _release_driver() -> None:
+def release_driver() -> None:
     _release(_DRIVERS, (os.getpid(), threading.get_ident()), lambda driver: driver.stop())
 
 
-def _launch(executable: str, headless: bool, extra_args: list[str] = ()):
+def launch(executable: str, headless: bool, extra_args: list[str] = ()):
     """A Chromium launched by this thread's driver (Playwright's own switches, so every browser here is alike)."""
     return _driver().chromium.launch(
         executable_path=executable, headless=headless, args=_LAUNCH_ARGS + list(extra_args)
     )
 
 
-def _alive(browser) -> bool:
+def browser_alive(browser) -> bool:
     """Whether ``browser`` still answers. ``is_connected`` alone can lag: the sync API learns of a dead browser
     only while a call of this thread is under way, so ask the browser something."""
     if browser is None or not browser.is_connected():
@@ -106,12 +115,12 @@ def _read_playwright_features(folder: Path, executable: str, headless: bool) -> 
     """Launch Chromium once and write the ``--disable-features`` Playwright gave it to ``folder`` (a line
     ``unknown`` without /proc)."""
     port = _free_port()
-    browser = _launch(executable, headless, [f"--remote-debugging-port={port}"])
+    browser = launch(executable, headless, [f"--remote-debugging-port={port}"])
     try:
         disabled = _switch_of(port, "--disable-features=")
     finally:
         browser.close()
-        _release_driver()
+        release_driver()
     (folder / "disable-features").write_text("unknown" if disabled is None else disabled)
 
 
@@ -145,7 +154,7 @@ def _launch_shared(executable: str, headless: bool):
     """The shared Chromium, on a fresh debugging port, without ``_UNUSED_UI``."""
     port = _free_port()
     extra = [f"--remote-debugging-port={port}", *_lean_switch(executable, headless)]
-    return _launch(executable, headless, extra), port
+    return launch(executable, headless, extra), port
 
 
 class SharedChromium:
@@ -172,13 +181,13 @@ class SharedChromium:
         while True:
             kind, reply = self._requests.get()
             try:
-                if browser is not None and (kind == "close" or not _alive(browser)):
+                if browser is not None and (kind == "close" or not browser_alive(browser)):
                     try:
                         browser.close()
                     except Exception:  # already gone
                         pass
                     browser = None
-                    _release_driver()
+                    release_driver()
                 if kind == "close":
                     reply.put(None)
                     return
@@ -223,7 +232,7 @@ _LINKS: dict[tuple[int, int, str], list] = {}
 shared by that thread's envs (each link attaches to every tab of the browser, so fewer links cost less)."""
 
 
-def _acquire_shared(executable: str, headless: bool) -> SharedChromium:
+def acquire_shared(executable: str, headless: bool) -> SharedChromium:
     with _SHARED_LOCK:
         key = (os.getpid(), executable, headless)
         shared = _SHARED.get(key)
@@ -233,7 +242,7 @@ def _acquire_shared(executable: str, headless: bool) -> SharedChromium:
         return shared
 
 
-def _release_shared(shared: SharedChromium) -> None:
+def release_shared(shared: SharedChromium) -> None:
     with _SHARED_LOCK:
         shared.users -= 1
         if shared.users > 0:
@@ -247,7 +256,7 @@ _CONNECTING = threading.BoundedSemaphore(2)
 linking together on 2 cores timed out after Playwright's 30 s; one after another each takes well under that."""
 
 
-def _link(endpoint: str):
+def link(endpoint: str):
     key = (os.getpid(), threading.get_ident(), endpoint)  # the endpoint names a launch: "url#launch number"
     entry = _LINKS.get(key)
     if entry is None or not entry[0].is_connected():
@@ -258,12 +267,12 @@ def _link(endpoint: str):
     return entry[0]
 
 
-def _unlink(endpoint: str) -> None:
-    def close(link: Any) -> None:
+def unlink(endpoint: str) -> None:
+    def close(connection: Any) -> None:
         try:
-            link.close()
+            connection.close()
         except Exception:  # the browser is gone already
             pass
-        _release_driver()
+        release_driver()
 
     _release(_LINKS, (os.getpid(), threading.get_ident(), endpoint), close)
