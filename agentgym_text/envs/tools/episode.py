@@ -1,6 +1,6 @@
 """One tool episode whatever the text it is played in: the live backend, the golden calls the expert follows, what
-the agent has obtained (for progress) and the grading of ``finish``. Both text formats act on it: ``ClearMode``
-(``env.py``) and ``AgentBoardMode`` (``agentboard_text/mode.py``)."""
+the agent has obtained (for progress) and the grading of ``finish``. Both texts act on it: ``ClearMode``
+(``clear_text.py``) and ``AgentBoardMode`` (``agentboard_text/mode.py``)."""
 
 from __future__ import annotations
 

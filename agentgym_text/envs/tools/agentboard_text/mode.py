@@ -1,18 +1,20 @@
-"""``AgentBoardMode``: the ``"agentboard"`` text format of the tool env, the object ``ToolEnv`` delegates to.
+"""``AgentBoardMode``: the tool env's ``"agentboard"`` text, AgentBoard's words (README, "Text formats").
 
 ``AgentBoardStep`` (``step.py``) takes each message as AgentBoard's harness and env do; this module turns its
-result into the env's outcome, credits successful calls on our backend (progress, the expert's place) and applies
-the FIX list of ``agentgym_text.envs.tools.env`` (``fixes``).
+result into the env's outcome, credits successful calls on our backend (progress, the expert's place), keeps
+AgentBoard's progress rule for tasks from its data folder and applies the README's FIX list where ``fixes``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 from agentgym_text.core.actions import ActionError
 from agentgym_text.core.info import TOOL_HELP_ACTION, InvalidReason
+from agentgym_text.core.progress import Progress
 from agentgym_text.core.text_env import Outcome
+from agentgym_text.core.text_mode import AgentBoardText
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.agentboard_text import words
 from agentgym_text.envs.tools.agentboard_text.functions import TOOLS
@@ -28,50 +30,54 @@ _TODO_WRITES = ("update_project", "complete_task", "update_task", "delete_task")
 """Todo calls whose output the API view already produced on our backend (running them again would fail)."""
 
 
-class AgentBoardMode:
-    """AgentBoard's words and dispatch over an episode's backend; ``fixes`` is ``agentboard_fixes``."""
+class AgentBoardMode(AgentBoardText):
+    """AgentBoard's words and dispatch over an episode's backend; ``fixes`` (``agentboard_fixes=``) applies the
+    README's FIX list."""
 
-    unwrap_actions = False  # AgentBoard's own agent parser reads the message (words.agent_parse)
-    action_example = TOOL_HELP_ACTION  # a name AgentBoard's check_valid_actions answer lists
+    unwrap_actions: ClassVar[bool] = False  # AgentBoard's own agent parser reads the message (words.agent_parse)
+    action_example: ClassVar[str] = TOOL_HELP_ACTION  # a name AgentBoard's check_valid_actions answer lists
+    scores_agentboard_data: ClassVar[bool] = True
+    """Tasks from AgentBoard's data folder are scored with its progress rule (``annotated_progress``)."""
 
-    def __init__(self, fixes: bool):
-        self.fixes = fixes
+    def __init__(self, fixes: bool = True):
+        super().__init__(fixes)
         self._step: AgentBoardStep | None = None
-        self.progress: ToolProgress | None = None
-        """AgentBoard's progress over its annotation (tasks from ``agentboard_data=``); None otherwise."""
+        self._progress: ToolProgress | None = None
 
     def start(self, episode: ToolEpisode, goal: str) -> str:
-        """The first observation (AgentBoard's; the goal is in the footer the core adds)."""
+        """The first observation (AgentBoard's; the goal is in the footer the core adds); AgentBoard's progress
+        rule starts here for a task from its data folder."""
         toolkit = episode.toolkit
         self._step = AgentBoardStep(toolkit, episode.params["config"], self.fixes)
         note = episode.params.get("agentboard")
-        self.progress = None
+        self._progress = None
         if note is not None:
-            self.progress = ToolProgress(episode.tool, note["subgoals"], note["answer"], note["goal_type"], self.fixes)
+            self._progress = ToolProgress(episode.tool, note["subgoals"], note["answer"], note["goal_type"], self.fixes)
         first = words.first_observation(episode.tool)
         if episode.tool == "sheet":  # AgentBoard's harness opens the goal's sheet first and shows it
             first += f"\nYou are now in {toolkit.sheet.title}\n{toolkit.sheet.values()}"
         return first
 
     def act(self, episode: ToolEpisode, action: str) -> Outcome:
+        """One message as AgentBoard takes it, on the episode's backend."""
         assert self._step is not None
         episode.toolkit.ab_output = None
         step = self._step.run(action)
-        if self.progress is None:
+        if self._progress is None:
             return self._outcome(episode, step)
-        before = self.progress.reward
+        before = self._progress.reward
         self._score(episode, step)
         outcome = self._outcome(episode, step)
         if outcome.terminated:
-            status = self._todo_status(episode) if self.progress.goal_type == 1 else None
-            outcome = dataclasses.replace(outcome, success=self.progress.success(status))
-        if self.progress.reward != before and not outcome.changed:  # e.g. sheet: AgentBoard scores after errors
+            status = self._todo_status(episode) if self._progress.goal_type == 1 else None
+            outcome = dataclasses.replace(outcome, success=self._progress.success(status))
+        if self._progress.reward != before and not outcome.changed:  # e.g. sheet: AgentBoard scores after errors
             outcome = dataclasses.replace(outcome, changed=True)
         return outcome
 
     def _score(self, episode: ToolEpisode, step: StepResult) -> None:
         """AgentBoard's action path and ``update`` for this step (see ``progress``)."""
-        progress = self.progress
+        progress = self._progress
         assert progress is not None
         sheet = episode.tool == "sheet"
         if step.kind in ("ok", "failed") and not sheet:
@@ -134,8 +140,15 @@ class AgentBoardMode:
             episode.obtain(name, output)
         episode.follow(name, args)
 
+    def annotated_progress(self) -> Progress:
+        """AgentBoard's progress over the annotation of a task from its data folder (after ``start``)."""
+        assert self._progress is not None
+        return Progress(now=self._progress.reward)
+
     def call_text(self, call: Call) -> str:
+        """``call`` as AgentBoard's agents write it (a Python literal input)."""
         return words.python_call(call.name, call.args)
 
     def help_text(self, episode: ToolEpisode) -> str:
+        """AgentBoard's ``check_valid_actions`` answer."""
         return words.help_text(episode.toolkit.name)

@@ -228,7 +228,7 @@ def _get_cell_value(t, position):
 def _get_value_by_formula(t, start_position="B1", end_position="D2", position_list=None, operator=""):
     """AgentBoard computes in a scratch column it inserts after the last one and deletes afterwards, except when
     the A1 check fails or the formula raises: then the column (a "1" on row 1) stays in the sheet. FIX: it never
-    stays (``agentboard_fixes=False`` leaves it, as AgentBoard does)."""
+    stays (``scratch_column_stays``, set without the fixes, leaves it, as AgentBoard does)."""
     width = len(_values(t)[0])
     try:
         if operator not in _OPERATORS:
@@ -248,7 +248,7 @@ def _get_value_by_formula(t, start_position="B1", end_position="D2", position_li
 
 
 def _leave_scratch_column(t, width: int) -> None:
-    if not getattr(t, "agentboard_fixes", True):
+    if getattr(t, "scratch_column_stays", False):
         t.sheet.insert_cols([[1.0]], width + 1)
 
 

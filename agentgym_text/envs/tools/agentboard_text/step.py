@@ -52,7 +52,7 @@ class AgentBoardStep:
         self.tool = toolkit.name
         self.session = Session(toolkit, config)
         self.fixes = fixes
-        toolkit.agentboard_fixes = fixes  # read by the sheet port (AgentBoard's scratch column)
+        toolkit.scratch_column_stays = not fixes  # read by the sheet port (FIX-SHEET-SCRATCH)
 
     def run(self, message: str) -> StepResult:
         message = words.agent_parse(message).strip()
