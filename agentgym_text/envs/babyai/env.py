@@ -48,8 +48,8 @@ class BabyAIEnv(TextEnv):
         agentboard_data: str | os.PathLike[str] | None = None,
         **kwargs,
     ):
-        if level is not None and kwargs.get("text_format") is None:
-            kwargs["text_format"] = ClearMode.name  # AgentBoard's actions cannot open a box (KeyInBox needs it)
+        if level is not None:  # the same texts, ours the default: AgentBoard's actions cannot open a box (KeyInBox)
+            self.modes = (ClearMode, AgentBoardMode)
         if level is not None and agentboard_data not in (None, ""):
             raise AgentBoardDataError("agentboard_data= annotates AgentBoard's 112 tasks, not a level= draw")
         super().__init__(agentboard_tasks() if level is None else procedural_tasks(level), **kwargs)
