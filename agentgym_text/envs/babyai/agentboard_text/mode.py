@@ -1,17 +1,23 @@
-"""AgentBoard mode of the BabyAI env: runs high-level actions on the world exactly as AgentBoard's env does.
+"""The BabyAI env's ``"agentboard"`` text: runs high-level actions on the world exactly as AgentBoard's env does.
 
 The text (descriptions, action table, errors) is :mod:`~agentgym_text.envs.babyai.agentboard_text.view`'s; this
 module drives the world with it: a listed action's minigrid steps run in order and stop at the first step that
 leaves the 7x7 view unchanged (as AgentBoard verifies), "check ..." lists the table, and the clear-mode expert's
-commands are translated into the table's names.
+commands are translated into the table's names. With AgentBoard's data the mode also keeps its progress rule.
+``fixes`` (``agentboard_fixes=``) fixes AgentBoard's bugs, each listed in the family README.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from agentgym_text.core.info import InvalidReason
-from agentgym_text.core.text_env import Outcome
+from agentgym_text.core.progress import Progress, SubgoalTracker
+from agentgym_text.core.tasks import TaskSet, TaskSpec
+from agentgym_text.core.text_env import Outcome, Start
+from agentgym_text.core.text_mode import AgentBoardText
 from agentgym_text.envs.babyai.actions import parse_command
-from agentgym_text.envs.babyai.agentboard_data import PatternProgress
+from agentgym_text.envs.babyai.agentboard_data import Annotation, PatternProgress, annotated_tasks
 from agentgym_text.envs.babyai.agentboard_text.view import (
     CHECK_ACTION,
     COMPLETED,
@@ -21,40 +27,70 @@ from agentgym_text.envs.babyai.agentboard_text.view import (
     agentboard_view,
 )  # fmt: skip
 from agentgym_text.envs.babyai.navigation import DROP, FORWARD, LEFT, RIGHT, TOGGLE
-from agentgym_text.envs.babyai.world import Refusal
+from agentgym_text.envs.babyai.world import BabyAIWorld, Refusal
 
 __all__ = ["AgentBoardMode"]
 
 
-class AgentBoardMode:
+class AgentBoardMode(AgentBoardText):
     """AgentBoard's words and action semantics over a :class:`~agentgym_text.envs.babyai.world.BabyAIWorld`."""
 
+    action_format = (
+        "one per step: turn left, turn right, move forward, go to <obj> <id>, pickup <obj> <id>, drop, "
+        "go through <door> <id> (an open door), toggle and go through <door> <id> (a closed or locked door; a locked "
+        "door needs a key of its color), toggle (the door right in front of you), with <obj> <id> as in the "
+        "observation"
+    )
+
     def __init__(self, fixes: bool = True):
-        self.fixes = fixes
+        super().__init__(fixes)
         self.view: AgentBoardView | None = None
         self.labels: PatternProgress | None = None
+        self._label_subgoals: tuple[str, ...] = ()
 
-    def start(self, world, labels: PatternProgress | None = None) -> tuple[str, str]:
-        """The first observation and the goal; ``labels``: AgentBoard's annotation, which then decides progress
-        and (with minigrid) the ending, as AgentBoard's env does."""
+    def annotated(self, tasks: TaskSet, folder: Path) -> TaskSet:
+        """``tasks`` with the goal, difficulty and subgoal patterns of AgentBoard's data in ``folder``."""
+        return annotated_tasks(tasks, folder)
+
+    def start(self, world: BabyAIWorld, task: TaskSpec, difficulty: str) -> Start:
+        """The first observation; an annotated ``task`` (AgentBoard's data) then decides progress, difficulty and
+        (with minigrid) the ending, as AgentBoard's env does."""
+        annotation = task.params.get("agentboard_annotation")
+        self.labels = PatternProgress(Annotation.from_params(annotation)) if annotation is not None else None
         self.view = agentboard_view(world.env, self.fixes)
-        self.labels = labels
         goal = world.mission if self.fixes else agentboard_goal(world.mission)
-        return self.view.description, goal
+        if annotation is not None:
+            self._label_subgoals = tuple(annotation["lists"][0])
+            difficulty = task.difficulty
+            if self.fixes:
+                goal = task.goal  # the file's goal (AgentBoard's agent sees the mission it rewrites, kept unfixed)
+        return Start(observation=self.view.description, goal=goal, difficulty=difficulty)
 
-    def actions(self) -> list[str]:
+    def actions(self, world: BabyAIWorld | None) -> list[str]:
         return list(self.view.actions) if self.view is not None else []
 
-    def help_text(self) -> str:
-        return "You can take the following actions: " + ", ".join(self.actions())
+    def help_text(self, world: BabyAIWorld | None) -> str:
+        return "You can take the following actions: " + ", ".join(self.actions(world))
 
-    def act(self, world, action: str) -> Outcome:
+    def progress(self, world: BabyAIWorld, tracker: SubgoalTracker) -> Progress:
+        """The package's subgoals (``tracker``), or AgentBoard's patterns when the task is annotated."""
+        labels = self.labels
+        if labels is None:
+            return tracker.update("", world)
+        solved = self.fixes and world.success  # FIX: a success is progress 1; AgentBoard keeps the patterns' count
+        return Progress(
+            now=1.0 if solved else labels.rate,
+            subgoals=self._label_subgoals,
+            subgoals_done=labels.subgoals_done(self._label_subgoals),
+        )
+
+    def act(self, world: BabyAIWorld, action: str) -> Outcome:
         """Run one action as AgentBoard does; the outcome for the text env."""
         view = self.view
         assert view is not None
         text = action.lower().strip()
         if "check" in text:
-            return Outcome(observation=self.help_text(), changed=False)
+            return Outcome(observation=self.help_text(world), changed=False)
         if self.fixes and text.startswith("pick up "):
             text = "pickup " + text[len("pick up ") :]
         if text not in view.actions:
@@ -108,7 +144,7 @@ class AgentBoardMode:
             observation += COMPLETED
         return terminated, success, observation
 
-    def expert(self, world, command_text: str) -> str | None:
+    def expert(self, world: BabyAIWorld, command_text: str) -> str | None:
         """The clear-mode expert's next command, named as an action of AgentBoard's table.
 
         A command on an object becomes AgentBoard's action on the object in the same cell when the table has

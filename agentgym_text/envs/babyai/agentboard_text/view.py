@@ -7,7 +7,7 @@ agent carries; and a table from action names ("pickup green box 1", "go to red b
 blue locked door 1", ...) to minigrid action lists found by breadth-first search over (cell, direction) inside the
 view rectangle, with a specific error message for each action that exists but cannot be done now.
 
-``fixes=True`` (the default) corrects AgentBoard's bugs, wording kept (see :mod:`agentgym_text.envs.babyai.env`);
+``fixes=True`` (the default) corrects AgentBoard's bugs, wording kept (listed in the family README);
 ``fixes=False`` reproduces them too, for the reference replay.
 """
 
