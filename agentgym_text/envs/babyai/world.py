@@ -150,7 +150,7 @@ class BabyAIWorld:
         """The plan for ``command`` in the current state, or why it cannot be done."""
         if command.target is None:
             return self._check_low_level(command.kind)
-        resolved = self._resolve(command)
+        resolved = self.resolve(command)
         if isinstance(resolved, Refusal):
             return resolved
         name, obj = resolved
@@ -167,7 +167,8 @@ class BabyAIWorld:
         }[command.kind]
         return handler(name, obj, pos)
 
-    def _resolve(self, command: Command) -> tuple[str, object] | Refusal:
+    def resolve(self, command: Command) -> tuple[str, object] | Refusal:
+        """The (name, object) a high-level command names, or why it names none (unknown, or ambiguous)."""
         names = self.perception.names
         base = command.target or ""
         index = command.index

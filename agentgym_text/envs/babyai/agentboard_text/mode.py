@@ -157,7 +157,7 @@ class AgentBoardMode(AgentBoardText):
         if isinstance(plan, Refusal):
             return None
         if command.high_level:
-            resolved = world._resolve(command)
+            resolved = world.resolve(command)
             pos = None if isinstance(resolved, Refusal) else world.position_of(resolved[1])
             verb = {"goto": "go to ", "pickup": "pickup ", "go_through": "go through ",
                     "toggle_through": "toggle and go through "}[command.kind]  # fmt: skip
