@@ -17,12 +17,14 @@ other line that would give a wrong score: one ``AgentBoardDataError`` naming the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from agentgym_text.core.agentboard_data import AgentBoardDataError, LabelLine, read_task_file
+from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
+from agentgym_text.core.text_env import Outcome
 from agentgym_text.envs.scienceworld.tasks import instance_to_task, load_instances, task_id_for
 
 __all__ = [
@@ -48,9 +50,13 @@ def canonical_task_name(name: str) -> str:
 
 @dataclass
 class LabelProgress:
-    """AgentBoard's ScienceWorld progress: each regex searched in every step's observation, sticky; matched / n."""
+    """AgentBoard's ScienceWorld progress: each regex searched in every step's observation, sticky; matched / n.
+
+    ``reads_simulator_success`` (FIX completion): the simulator's success ends the episode as a success with
+    progress 1.0; False: AgentBoard's rule, which reads the regexes only."""
 
     patterns: tuple[str, ...]
+    reads_simulator_success: bool = True
     done: list[bool] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -69,6 +75,21 @@ class LabelProgress:
     @property
     def complete(self) -> bool:
         return all(self.done)
+
+    def judge(self, outcome: Outcome) -> Outcome:
+        """``outcome`` under the rule: its observation scanned; done, a success, when every regex has matched."""
+        self.scan(outcome.observation)
+        if self.complete:
+            return replace(outcome, terminated=True, success=True, finish_reason=None, changed=True)
+        if outcome.success and not self.reads_simulator_success:  # AgentBoard plays on
+            return replace(outcome, terminated=False, success=False, changed=True)
+        return replace(outcome, changed=True)
+
+    def progress(self, won: bool) -> Progress:
+        """The reading after ``judge``; ``won``: the simulator's success."""
+        if won and self.reads_simulator_success:
+            return Progress(now=1.0, best=1.0, subgoals=self.patterns, subgoals_done=(True,) * len(self.done))
+        return Progress(now=self.rate, subgoals=self.patterns, subgoals_done=tuple(self.done))
 
 
 def _variation(line: LabelLine) -> int:

@@ -6,17 +6,27 @@ stripped and its answer comes back verbatim, and ``check valid actions`` answers
 valid actions: " followed by the simulator's abstract action templates ("open OBJ", "go OBJ", ...) minus
 "reset task", plus "check valid actions". An action counts as valid (its grounding accuracy) when the exact text
 is one of the simulator's concrete action-object combinations, or the help action.
+
+``AgentBoardMode`` speaks it; its fixes of AgentBoard's bugs (``agentboard_fixes=``) are listed in the README.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import ClassVar
 
-from agentgym_text.core.info import HELP_ACTION, InvalidReason
-from agentgym_text.envs.scienceworld.actions import _ALLOWED, MAX_COMMAND_CHARS
+from agentgym_text.core.info import HELP_ACTION, FinishReason, InvalidReason
+from agentgym_text.core.text_env import Outcome
+from agentgym_text.core.text_mode import AgentBoardText
+from agentgym_text.envs.scienceworld.actions import _ALLOWED, MAX_COMMAND_CHARS, normalise, refusal_kind
+from agentgym_text.envs.scienceworld.agentboard_data import LabelProgress
+from agentgym_text.envs.scienceworld.engine import Combinations, ScienceWorldEngine
+from agentgym_text.envs.scienceworld.session import CommandSession, Reply
 
 __all__ = [
     "AGENTBOARD_ACTION_FORMAT",
+    "AgentBoardMode",
     "HELP_PREFIX",
     "NO_MATCH",
     "help_answer",
@@ -58,3 +68,66 @@ def screen(action: str) -> InvalidReason | None:
     if len(action) > MAX_COMMAND_CHARS or not _ALLOWED.match(action):
         return InvalidReason.UNPARSABLE
     return None
+
+
+class AgentBoardMode(AgentBoardText):
+    """AgentBoard's words: the simulator's text verbatim, its templates as the help answer, and an action valid when
+    it is one of the simulator's listed combinations; the simulator is called as AgentBoard's harness calls it,
+    since every listing renames ambiguous objects. ``fixes``: the README's FIX list (validity, ending, questions,
+    completion)."""
+
+    action_format: ClassVar[str] = AGENTBOARD_ACTION_FORMAT
+
+    @property
+    def cancels_questions(self) -> bool:
+        """FIX questions: a command sent while the simulator waits on a question cancels it first."""
+        return self.fixes
+
+    def start(self, session: CommandSession) -> tuple[str, list[str] | None]:
+        """The first observation (the room and the inventory) and the actions the reset listed."""
+        observation, listing = session.reset_agentboard()
+        return observation, sorted(set(listing))
+
+    def act(self, session: CommandSession, action: str, listed: Sequence[str]) -> Reply:
+        """One step as AgentBoard plays it; ``listed``: the combinations of the state the action was given in."""
+        fixes = self.fixes
+        pending = session.choice_count
+        answers = bool(pending) and action.isdigit() and int(action) < pending
+        if not pending or fixes and not answers:
+            reason = screen(action)
+            if reason is not None:  # the simulator would answer the same (and AgentBoard's regexes read it)
+                return Reply(Outcome.invalid(NO_MATCH, reason))
+        # FIX questions: cancels a pending one first (fixes); AgentBoard's validity listing comes after the step
+        result, combinations = session.send_agentboard(action)
+        kind = refusal_kind(result.observation)
+        # FIX validity: the combinations of the state before the action, and what the simulator carried out
+        carried_out = kind is None and not session.choice_count
+        valid = (fixes and (answers or carried_out)) or action in (listed if fixes else combinations.actions)
+        if result.success:
+            outcome = Outcome(result.observation, terminated=True, success=True)
+        elif fixes and (result.completed or result.failed):  # FIX ending
+            outcome = Outcome(result.observation, terminated=True, finish_reason=FinishReason.FAILURE.value)
+        elif not valid:
+            outcome = Outcome.invalid(result.observation, kind or InvalidReason.UNKNOWN_OBJECT, changed=True)
+        else:
+            outcome = Outcome(result.observation)
+        return Reply(outcome, result, normalise(action), kind, combinations)
+
+    def answers(self, choice_count: int) -> list[str] | None:
+        """None: while a question is pending, the listing is the simulator's own (its options)."""
+        return None
+
+    def help_text(
+        self, engine: ScienceWorldEngine, choice_count: int, listed: Callable[[], list[str]]
+    ) -> tuple[str, Combinations | None]:
+        """AgentBoard's help answer, and the listing its harness makes after the help action too."""
+        answer = help_answer(engine.possible_actions())
+        return answer, engine.grounding_combinations()
+
+    def expert_listing(self, combinations: Sequence[dict]) -> Sequence[dict] | None:
+        """The listing the expert names objects from: AgentBoard's validity needs listed names."""
+        return combinations
+
+    def agentboard_progress(self) -> Callable[[tuple[str, ...]], LabelProgress]:
+        """AgentBoard's progress rule for a data-folder line's regexes, with FIX completion where fixed."""
+        return partial(LabelProgress, reads_simulator_success=self.fixes)

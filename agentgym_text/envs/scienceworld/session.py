@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from agentgym_text.core.info import InvalidReason
+from agentgym_text.core.text_env import Outcome
 from agentgym_text.envs.scienceworld.actions import ParsedCommand, is_ambiguity_prompt, parse_command
 from agentgym_text.envs.scienceworld.engine import Combinations, ScienceWorldEngine, StepResult
 
-__all__ = ["CommandSession"]
+__all__ = ["CommandSession", "Reply"]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a text mode made of one action: the env's outcome and, where the simulator answered (``result``), what
+    the env records: the command as sent, the simulator's refusal, and the listing the step made (None: none)."""
+
+    outcome: Outcome
+    result: StepResult | None = None
+    command: str = ""
+    refusal: InvalidReason | None = None
+    combinations: Combinations | None = None
 
 
 class CommandSession:
