@@ -224,7 +224,7 @@ def test_missing_java_is_reported_with_the_install_hint(monkeypatch):
 
 def test_a_forked_child_leaves_the_parents_jvm_alone(env):
     """Async vector workers are forked from a process whose JVM is running: they must never use its socket."""
-    from agentgym_text.envs.scienceworld.engine import _INHERITED
+    from agentgym_text.envs.scienceworld.engine import INHERITED
 
     env.reset(options={"task_index": 0})
     engine = env.unwrapped._engine
@@ -232,7 +232,7 @@ def test_a_forked_child_leaves_the_parents_jvm_alone(env):
     pid = os.fork()
     if pid == 0:  # the child: report what it sees, then leave without running any cleanup
         try:
-            client = _INHERITED[-1]._gateway._gateway_client if _INHERITED else None
+            client = INHERITED[-1]._gateway._gateway_client if INHERITED else None
             ok = not engine.started and client is not None and not client.is_connected
             os.write(write, b"1" if ok else b"0")
         finally:

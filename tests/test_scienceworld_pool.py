@@ -327,7 +327,7 @@ def test_shared_is_the_processs_pool_and_bad_values_are_refused():
 
 
 def test_a_forked_child_leaves_the_pools_jvm_to_the_parent():
-    from agentgym_text.envs.scienceworld.engine import _INHERITED
+    from agentgym_text.envs.scienceworld.engine import INHERITED
 
     pool = JvmPool()
     env = gym.make(ENV_ID, jvm=pool, text_format="clear")
@@ -337,7 +337,7 @@ def test_a_forked_child_leaves_the_pools_jvm_to_the_parent():
         pid = os.fork()
         if pid == 0:  # the child: report what it sees, then leave without running any cleanup
             try:
-                jvm = next(item for item in reversed(_INHERITED) if isinstance(item, pool_module._Jvm))
+                jvm = next(item for item in reversed(INHERITED) if isinstance(item, pool_module._Jvm))
                 ok = pool.jvm_pids == [] and not env.unwrapped._engine.started
                 ok = ok and not jvm.gateway._gateway_client.is_connected
                 os.write(write, b"1" if ok else b"0")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from agentgym_text.core.info import InvalidReason
 
 __all__ = [
+    "ALLOWED_CHARACTERS",
     "ACTION_EXAMPLE",
     "ACTION_FORMAT",
     "COMMANDS",
@@ -60,7 +61,7 @@ _OBJECT_VERBS = (
     "wait",
 )
 _VERB_PATTERN = re.compile(r"^(" + "|".join(sorted(map(re.escape, _OBJECT_VERBS), key=len, reverse=True)) + r") (.+)$")
-_ALLOWED = re.compile(r"^[a-zA-Z0-9 ,'()\-]+$")
+ALLOWED_CHARACTERS = re.compile(r"^[a-zA-Z0-9 ,'()\-]+$")
 _DISALLOWED_CHAR = re.compile(r"[^a-zA-Z0-9 ,'()\-]")
 MAX_COMMAND_CHARS = 300
 """No ScienceWorld command (verb plus up to two qualified object names) comes near this length."""
@@ -143,7 +144,7 @@ def parse_command(action: str, choice_count: int = 0) -> ParsedCommand:
             error="A bare number only answers an 'Ambiguous request' question. " + COMMAND_HELP,
             reason=InvalidReason.UNPARSABLE,
         )
-    if not _ALLOWED.match(text):
+    if not ALLOWED_CHARACTERS.match(text):
         bad = "".join(sorted(set(_DISALLOWED_CHAR.findall(text))))[:12]
         return ParsedCommand(
             error=f"The action contains characters no ScienceWorld command uses ({bad!r}). " + COMMAND_HELP,

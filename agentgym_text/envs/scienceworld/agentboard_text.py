@@ -19,7 +19,7 @@ from typing import ClassVar
 from agentgym_text.core.info import HELP_ACTION, FinishReason, InvalidReason
 from agentgym_text.core.text_env import Outcome
 from agentgym_text.core.text_mode import AgentBoardText
-from agentgym_text.envs.scienceworld.actions import _ALLOWED, MAX_COMMAND_CHARS, normalise, refusal_kind
+from agentgym_text.envs.scienceworld.actions import ALLOWED_CHARACTERS, MAX_COMMAND_CHARS, normalise, refusal_kind
 from agentgym_text.envs.scienceworld.agentboard_data import LabelProgress
 from agentgym_text.envs.scienceworld.engine import Combinations, ScienceWorldEngine
 from agentgym_text.envs.scienceworld.session import CommandSession, Reply
@@ -65,7 +65,7 @@ def screen(action: str) -> InvalidReason | None:
     >>> screen("fly to the moon"), screen("look around?").value, screen("x" * 400).value
     (None, 'unparsable', 'unparsable')
     """
-    if len(action) > MAX_COMMAND_CHARS or not _ALLOWED.match(action):
+    if len(action) > MAX_COMMAND_CHARS or not ALLOWED_CHARACTERS.match(action):
         return InvalidReason.UNPARSABLE
     return None
 

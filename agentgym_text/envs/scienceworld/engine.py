@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from agentgym_text.envs.scienceworld.pool import JvmPool
 
 __all__ = [
+    "INHERITED",
     "Combinations",
     "JAVA_INSTALL_HINT",
     "JVM_OPTIONS",
@@ -254,7 +255,7 @@ def _close_all_engines() -> None:
         engine.close()
 
 
-_INHERITED: list[Any] = []
+INHERITED: list[Any] = []
 """A forked child's copies of its parent's simulators, kept alive so that no finalizer closes their sockets."""
 
 
@@ -281,7 +282,7 @@ def _forget_parent_jvms() -> None:
         engine._used = False
         if sim is not None:
             disconnect(sim._gateway)
-            _INHERITED.append(sim)
+            INHERITED.append(sim)
         _LIVE.discard(engine)
 
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from py4j.protocol import Py4JError, Py4JNetworkError
 
-from agentgym_text.envs.scienceworld.engine import disconnect, start_jvm
+from agentgym_text.envs.scienceworld.engine import INHERITED, disconnect, start_jvm
 
 __all__ = ["JvmPool", "PooledSimulator", "default_pool"]
 
@@ -308,10 +308,8 @@ def default_pool() -> JvmPool:
 
 
 def _forget_pools_in_child() -> None:
-    from agentgym_text.envs.scienceworld.engine import _INHERITED
-
     for pool in list(_POOLS):
-        pool._forget_after_fork(_INHERITED)
+        pool._forget_after_fork(INHERITED)
 
 
 def _close_pools() -> None:
