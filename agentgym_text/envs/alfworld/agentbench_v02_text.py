@@ -17,6 +17,7 @@ restated here:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import warnings
 from collections.abc import Callable, Sequence
@@ -161,14 +162,9 @@ class AgentBenchEpisode:
         world = self.world
         command = marked_action(reply)
         if not command:
-            if self.strict:
-                return Outcome(
-                    observation=NO_MARKER,
-                    valid=False,
-                    invalid_reason=InvalidReason.UNPARSABLE.value,
-                    terminated=True,
-                    finish_reason=FinishReason.INVALID_FORMAT.value,
-                )
+            if self.strict:  # AgentBench ends the sample
+                refused = Outcome.invalid(NO_MARKER, InvalidReason.UNPARSABLE)
+                return dataclasses.replace(refused, terminated=True, finish_reason=FinishReason.INVALID_FORMAT.value)
             if command is None:  # not strict: the reply's first line is the command
                 command = unwrap_action(reply).split("\n")[0].strip().lower()
             if not command:

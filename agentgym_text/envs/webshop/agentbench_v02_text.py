@@ -24,6 +24,7 @@ AgentBench's own code needs WebShop's Java search engine and cannot run here.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 
@@ -225,14 +226,9 @@ class AgentBenchShop:
     def act(self, reply: str) -> Outcome:
         action = marked_action(reply)
         if action is None:
-            if self.strict:
-                return Outcome(
-                    observation=NO_MARKER,
-                    valid=False,
-                    invalid_reason=InvalidReason.UNPARSABLE.value,
-                    terminated=True,
-                    finish_reason=FinishReason.INVALID_FORMAT.value,
-                )
+            if self.strict:  # AgentBench ends the sample
+                refused = Outcome.invalid(NO_MARKER, InvalidReason.UNPARSABLE)
+                return dataclasses.replace(refused, terminated=True, finish_reason=FinishReason.INVALID_FORMAT.value)
             action = any_action(reply)
             if action is None:
                 return Outcome.invalid(NO_ACTION + self.observation(), InvalidReason.UNPARSABLE)
