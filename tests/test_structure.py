@@ -178,3 +178,49 @@ def test_the_package_and_its_docs_speak_in_the_present_tense():
         for match in HISTORY.finditer(line)
     ]
     assert found == []
+
+
+_MODE_OPTIONS = {"text_format", "agentboard_fixes"}
+
+
+def _mode_option_reads(path: Path) -> list[str]:
+    """Where a module reads ``text_format`` or ``agentboard_fixes`` (an attribute, or a key such as
+    ``kwargs.get("text_format")``); docstrings and comments do not count."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    return [
+        f"{path.relative_to(PACKAGE)}:{node.lineno}"
+        for node in ast.walk(tree)
+        if (isinstance(node, ast.Attribute) and node.attr in _MODE_OPTIONS)
+        or (isinstance(node, ast.Constant) and node.value in _MODE_OPTIONS and id(node) not in docstrings)
+    ]
+
+
+@pytest.mark.parametrize("family", families(), ids=lambda family: family.name)
+def test_no_family_reads_its_text_format_outside_its_modes(family):
+    """``text_format`` and ``agentboard_fixes`` are read by core, which makes ``self.mode``; a family's modules other
+    than its text modes (``<format>_text``) never read them. Families still on core's named modes are left out until
+    they have modes of their own."""
+    classes = []
+    for spec in family.ids:
+        module, name = spec.entry_point.split(":")
+        classes.append(getattr(pytest.importorskip(module), name))
+    if any(mode.__module__.startswith("agentgym_text.core.") for cls in classes for mode in cls.modes):
+        pytest.skip(f"{family.name} still lists text_formats")
+    folder = PACKAGE / "envs" / family.name
+    text_roles = {f"{text_format}_text" for text_format in family.text_formats}
+    found = [
+        place
+        for path in sorted(folder.rglob("*.py"))
+        if not text_roles & {part.removesuffix(".py") for part in path.relative_to(folder).parts}
+        for place in _mode_option_reads(path)
+    ]
+    assert found == []

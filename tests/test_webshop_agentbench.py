@@ -13,7 +13,7 @@ import pytest
 
 import agentgym_text  # noqa: F401
 from agentgym_text.envs.webshop import agentbench_v02_text as text
-from agentgym_text.envs.webshop.env import WebShopEnv
+from agentgym_text.envs.webshop.env import AgentBenchWebShopEnv, WebShopEnv
 from agentgym_text.envs.webshop.tasks import shipped_tasks
 
 ENV_ID = "AgentBench/WebShop-v0"
@@ -124,7 +124,7 @@ def test_search_works_on_every_page_and_pages_turn(env):
 
 
 def test_strict_ends_without_a_marker():
-    env = WebShopEnv(text_format="agentbench_v02", strict=True, num_tasks=1)
+    env = AgentBenchWebShopEnv(strict=True, num_tasks=1)
     env.reset(options={"task_index": 0})
     obs, reward, terminated, truncated, info = env.step("search[lipstick]")
     assert terminated and not info["success"] and info["finish_reason"] == "invalid_format"
@@ -147,7 +147,7 @@ def test_options_outside_the_protocol_are_refused():
     with pytest.raises(ValueError, match="strict"):
         WebShopEnv(strict=True, num_tasks=1)
     with pytest.raises(ValueError, match="agentboard_data"):
-        WebShopEnv(text_format="agentbench_v02", agentboard_data="/nowhere")
+        AgentBenchWebShopEnv(agentboard_data="/nowhere")
 
 
 def test_price_prints_as_webshops_float(env):

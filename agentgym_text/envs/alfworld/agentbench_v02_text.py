@@ -1,6 +1,7 @@
 """AgentBench v0.2's ALFWorld protocol (the "HH" task, ``src/server/tasks/alfworld`` at THUDM/AgentBench 41e6807).
 
-``text_format="agentbench_v02"`` (``AgentBench/ALFWorld-v0``) speaks it; the facts, restated here:
+``AgentBench/ALFWorld-v0`` speaks it (``AgentBenchV02AlfWorld``, each episode an ``AgentBenchEpisode``); the facts,
+restated here:
 
 - The first observation is the game's intro without its banner, the paragraphs joined by one newline, and every
   observation ends with `` AVAILABLE ACTIONS: `` and the admissible commands, one per line, then a newline.
@@ -16,11 +17,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from agentgym_text.core.actions import unwrap_action
+from agentgym_text.core.info import FinishReason, InvalidReason
+from agentgym_text.core.text_env import Outcome
+from agentgym_text.core.text_mode import TextMode
+from agentgym_text.envs.alfworld import render
+from agentgym_text.envs.alfworld.actions import why_invalid
+
+if TYPE_CHECKING:
+    from agentgym_text.envs.alfworld.engine import World
 
 __all__ = [
+    "AgentBenchV02AlfWorld",
+    "AgentBenchEpisode",
     "AGENTBENCH",
     "MAX_STEPS",
     "BLEU_FLOOR",
@@ -117,3 +132,65 @@ class RepeatRule:
         self._replies.append(reply)
         last = self._replies[-3:]
         return len(self._replies) > 3 and len(set(last)) == 1
+
+
+class AgentBenchV02AlfWorld(TextMode):
+    """AgentBench v0.2's protocol (``AgentBench/ALFWorld-v0``)."""
+
+    name = AGENTBENCH
+
+    def open(self, world: World, intro: str, read: Callable[[str], bool], strict: bool) -> AgentBenchEpisode:
+        """One episode on ``world`` (just reset, ``intro`` its text); ``read`` searches a text for subgoals;
+        ``strict``: a reply without ``ACTION:`` ends it."""
+        return AgentBenchEpisode(world, intro, read, strict)
+
+
+class AgentBenchEpisode:
+    """How one episode reads replies and answers them."""
+
+    def __init__(self, world: World, intro: str, read: Callable[[str], bool], strict: bool):
+        self.world = world
+        self.intro = intro
+        self.read = read
+        self.strict = strict
+        self.repeats = RepeatRule()
+
+    def first_observation(self) -> str:
+        return with_actions(first_observation(self.intro), self.world.admissible())
+
+    def act(self, reply: str) -> Outcome:
+        world = self.world
+        command = marked_action(reply)
+        if not command:
+            if self.strict:  # AgentBench ends the sample
+                refused = Outcome.invalid(NO_MARKER, InvalidReason.UNPARSABLE)
+                return dataclasses.replace(refused, terminated=True, finish_reason=FinishReason.INVALID_FORMAT.value)
+            if command is None:  # not strict: the reply's first line is the command
+                command = unwrap_action(reply).split("\n")[0].strip().lower()
+            if not command:
+                return Outcome.invalid("The reply names no command after 'ACTION:'.", InvalidReason.EMPTY)
+        played = closest_command(command, world.admissible())
+        known = world.commands().get(played)
+        feedback = render.NOTHING_HAPPENS if known is None else strip_arrival(world.apply(known))
+        newly = self.read(feedback)
+        observation = with_actions(feedback, world.admissible())
+        valid = known is not None
+        reason = None if valid else why_invalid(played, set(world.by_name)).value
+        if self.repeats.failed_after(reply):
+            return Outcome(
+                observation=observation,
+                valid=valid,
+                invalid_reason=reason,
+                terminated=True,
+                finish_reason=FinishReason.REPETITION.value,
+            )
+        if world.won():
+            return Outcome(observation=observation, terminated=True, success=True)
+        return Outcome(observation=observation, valid=valid, invalid_reason=reason, changed=valid or newly)
+
+    def help_text(self) -> str:
+        return "AVAILABLE ACTIONS: " + "\n".join(self.world.admissible())
+
+    def help_read(self, text: str) -> bool:
+        """AgentBench's rule reads no listing."""
+        return False

@@ -1,20 +1,20 @@
-"""``AgentBoard/AlfWorld-v0`` and ``AgentBench/ALFWorld-v0``: ALFWorld's household tasks on generated games."""
+"""``AgentBoard/AlfWorld-v0`` and ``AgentBench/ALFWorld-v0``: ALFWorld's household tasks on generated games. The env
+keeps the worlds, the tasks and progress; its text mode reads the commands and words the replies
+(``agentboard_text.py``, ``agentbench_v02_text.py``)."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from pathlib import Path
+from typing import Any
 
-from agentgym_text.core.actions import unwrap_action
 from agentgym_text.core.agentboard_data import data_folder
-from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress, SubgoalTracker
-from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSpec
+from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.alfworld import agentbench_v02_text as agentbench
-from agentgym_text.envs.alfworld import render
-from agentgym_text.envs.alfworld.actions import normalise, why_invalid
 from agentgym_text.envs.alfworld.agentboard_data import PATTERNS_PARAM, PatternScan, annotated_tasks
-from agentgym_text.envs.alfworld.agentboard_text import listing, updates_look
+from agentgym_text.envs.alfworld.agentboard_text import AgentBoardAlfWorld, AgentBoardEpisode
 from agentgym_text.envs.alfworld.downloaded import world_from_game
 from agentgym_text.envs.alfworld.engine import World
 from agentgym_text.envs.alfworld.expert import expert_command
@@ -23,7 +23,7 @@ from agentgym_text.envs.alfworld.split_file import split_tasks
 from agentgym_text.envs.alfworld.subgoals import subgoals_for
 from agentgym_text.envs.alfworld.tasks import agentbench_tasks, downloaded_tasks, load_world, make_tasks, with_budget
 
-__all__ = ["AlfWorldEnv"]
+__all__ = ["AlfWorldEnv", "AgentBenchAlfWorldEnv"]
 
 _KEPT_WORLDS = 32
 
@@ -40,17 +40,9 @@ class AlfWorldEnv(TextEnv):
     134 default test tasks; ``game_dir`` plays downloaded ALFWorld games (``json_2.1.1/valid_unseen`` layout);
     ``agentboard_data`` (else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``) is AgentBoard's data folder: its
     ``alfworld/test.jsonl`` then gives each game its difficulty and subgoal patterns, scored by AgentBoard's
-    rule (``agentboard_data.py``). ``agentboard_fixes=False`` restores AgentBoard's quirks (``agentboard_text.py``;
-    with the data, the ``check valid actions`` listing is then searched for subgoals too, as AgentBoard does).
+    rule (``agentboard_data.py``). ``agentboard_fixes=False`` restores AgentBoard's quirks (``agentboard_text.py``).
     ``task_file`` (with ``game_dir``, the ALFWorld data root) plays AgentBench's split json (``split_file.py``).
-
-    ``text_format="agentbench_v02"`` (``AgentBench/ALFWorld-v0``) is AgentBench v0.2's protocol (``agentbench_v02_text.py``):
-    observations end with `` AVAILABLE ACTIONS: ...``, the reply's ``ACTION:`` line is the command, a
-    non-admissible one is mapped to the admissible one of highest BLEU, three identical replies fail, 35 steps, and
-    the default tasks are 50 of the 134 in AgentBench's test proportions. ``strict=True`` ends the episode on a
-    reply without ``ACTION:`` (finish reason ``invalid_format``), as AgentBench does; by default such a reply's
-    first line is read as the command (agents that send the bare action). ``budget`` sets every task's steps
-    (default 30, AgentBoard's; 35 under AgentBench's protocol; ``AgentQuest/ALFWorld-v0`` sets 60).
+    ``budget`` sets every task's steps (default 30, AgentBoard's; ``AgentQuest/ALFWorld-v0`` sets 60).
 
     >>> env = AlfWorldEnv()
     >>> obs, info = env.reset(options={"task_id": "alfworld-pick-FloorPlan301-0"})
@@ -63,7 +55,8 @@ class AlfWorldEnv(TextEnv):
     """
 
     cheap_admissible_actions = True
-    text_formats = ("agentboard", agentbench.AGENTBENCH)
+    modes = (AgentBoardAlfWorld,)
+    default_budget = DEFAULT_MAX_STEPS
 
     def __init__(
         self,
@@ -73,17 +66,14 @@ class AlfWorldEnv(TextEnv):
         game_dir: str | None = None,
         agentboard_data: str | None = None,
         task_file: str | None = None,
-        strict: bool = False,
         budget: int | None = None,
-        **kwargs,
+        **kwargs: Any,
     ):
-        self.protocol = kwargs.get("text_format") == agentbench.AGENTBENCH
-        if strict and not self.protocol:
-            raise ValueError("strict= is an option of AgentBench's protocol (text_format='agentbench_v02')")
-        self.strict = bool(strict)
+        if "strict" in kwargs:  # Python's own error would name TextEnv.__init__
+            raise ValueError("strict= is an option of AgentBench's protocol (AgentBench/ALFWorld-v0)")
         if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 1):
             raise ValueError(f"budget must be a positive number of steps, not {budget!r}")
-        budget = budget or (agentbench.MAX_STEPS if self.protocol else DEFAULT_MAX_STEPS)
+        budget = budget or self.default_budget
         generated = (task_type, floorplan, num_tasks) != (None, None, None)
         if task_file is not None:
             if generated:
@@ -99,8 +89,8 @@ class AlfWorldEnv(TextEnv):
                     "generated ones: pass one or the other"
                 )
             tasks, self._games = downloaded_tasks(str(game_dir)), None
-        elif self.protocol and not generated:
-            tasks, self._games = agentbench_tasks(budget)
+        elif not generated:
+            tasks, self._games = self._default_tasks(budget)
         else:
             tasks, self._games = make_tasks(task_type, floorplan, num_tasks)
         if budget != DEFAULT_MAX_STEPS:  # every task set is built with AgentBoard's 30
@@ -117,10 +107,15 @@ class AlfWorldEnv(TextEnv):
         self.world: World | None = None
         self._tracker = SubgoalTracker([])
         self._scan: PatternScan | None = None
-        self._look_text = ""
-        self._repeats = agentbench.RepeatRule()
-        if self.protocol:
-            self.unwrap_actions = False  # the reply's ACTION: line is read here, as AgentBench reads it
+        self._episode: AgentBoardEpisode | agentbench.AgentBenchEpisode | None = None
+        """The episode's reading and words (``mode.open``)."""
+
+    def _default_tasks(self, budget: int) -> tuple[TaskSet, Path]:
+        """The tasks played when none are chosen: the 134 generated test games."""
+        return make_tasks()
+
+    def _open_episode(self, intro: str) -> AgentBoardEpisode | agentbench.AgentBenchEpisode:
+        return self.mode.open(self.world, intro, self._read)
 
     def _world_for(self, task: TaskSpec) -> World:
         world = self._worlds.pop(task.task_id, None)
@@ -138,71 +133,12 @@ class AlfWorldEnv(TextEnv):
         self._tracker = SubgoalTracker(subgoals_for(self.world), ordered=True)
         patterns = task.params.get(PATTERNS_PARAM)
         self._scan = None if patterns is None else PatternScan(patterns)
-        room, goal_line = intro.split("\n\n")[1:3]
-        self._look_text = room
-        goal = goal_line.removeprefix("Your task is to: ")
-        if self.protocol:
-            self._repeats = agentbench.RepeatRule()
-            observation = agentbench.with_actions(agentbench.first_observation(intro), self.world.admissible())
-            return Start(observation=observation, goal=goal)
-        return Start(observation=room, goal=goal)
+        goal = intro.split("\n\n")[2].removeprefix("Your task is to: ")
+        self._episode = self._open_episode(intro)
+        return Start(observation=self._episode.first_observation(), goal=goal)
 
     def _act(self, action: str) -> Outcome:
-        world = self.world
-        assert world is not None
-        if self.protocol:
-            return self._act_agentbench(action, world)
-        command = normalise(action)
-        known = world.commands().get(command)
-        if known is None:
-            feedback = render.NOTHING_HAPPENS
-            # AgentBoard searches this reply too; a new match must be read as progress
-            return Outcome.invalid(feedback, why_invalid(command, set(world.by_name)), changed=self._read(feedback))
-        feedback = world.apply(known)
-        if not self.agentboard_fixes:
-            if action == "look":  # AgentBoard's exact test: "Look" reaches the engine's own look
-                feedback = self._look_text
-            elif updates_look(action, feedback):
-                self._look_text = feedback
-        self._read(feedback)
-        if world.won():
-            return Outcome(observation=feedback, terminated=True, success=True)
-        return Outcome(observation=feedback)
-
-    def _act_agentbench(self, reply: str, world: World) -> Outcome:
-        """One reply under AgentBench's protocol (``agentbench_v02_text.py``)."""
-        command = agentbench.marked_action(reply)
-        if not command:
-            if self.strict:
-                return Outcome(
-                    observation=agentbench.NO_MARKER,
-                    valid=False,
-                    invalid_reason=InvalidReason.UNPARSABLE.value,
-                    terminated=True,
-                    finish_reason=FinishReason.INVALID_FORMAT.value,
-                )
-            if command is None:  # not strict: the reply's first line is the command
-                command = unwrap_action(reply).split("\n")[0].strip().lower()
-            if not command:
-                return Outcome.invalid("The reply names no command after 'ACTION:'.", InvalidReason.EMPTY)
-        played = agentbench.closest_command(command, world.admissible())
-        known = world.commands().get(played)
-        feedback = render.NOTHING_HAPPENS if known is None else agentbench.strip_arrival(world.apply(known))
-        newly = self._read(feedback)
-        observation = agentbench.with_actions(feedback, world.admissible())
-        valid = known is not None
-        reason = None if valid else why_invalid(played, set(world.by_name)).value
-        if self._repeats.failed_after(reply):
-            return Outcome(
-                observation=observation,
-                valid=valid,
-                invalid_reason=reason,
-                terminated=True,
-                finish_reason=FinishReason.REPETITION.value,
-            )
-        if world.won():
-            return Outcome(observation=observation, terminated=True, success=True)
-        return Outcome(observation=observation, valid=valid, invalid_reason=reason, changed=valid or newly)
+        return self._episode.act(action)
 
     def _read(self, observation: str) -> bool:
         """Search AgentBoard's subgoal patterns (with its data) in an observation; True when one newly matched."""
@@ -219,17 +155,42 @@ class AlfWorldEnv(TextEnv):
         return self.world.admissible()
 
     def _help_text(self) -> str:
-        if self.protocol:
-            return "AVAILABLE ACTIONS: " + "\n".join(self._admissible_actions())
-        return listing(self._admissible_actions(), fixes=self.agentboard_fixes)
+        return self._episode.help_text()
 
     def _help_outcome(self) -> Outcome:
         text = self._help_text()
-        # FIX: AgentBoard searches its subgoal patterns in the listing too (a listed "take apple 1 from ..." can
-        # credit a subgoal); the fix searches only what the game says
-        return Outcome(observation=text, changed=not self.protocol and not self.agentboard_fixes and self._read(text))
+        return Outcome(observation=text, changed=self._episode.help_read(text))
 
     def _expert_action(self) -> str | None:
         assert self.world is not None
-        command = expert_command(self.world)
+        return expert_command(self.world)
+
+
+class AgentBenchAlfWorldEnv(AlfWorldEnv):
+    """``AgentBench/ALFWorld-v0``: AgentBench v0.2's protocol (``agentbench_v02_text.py``).
+
+    Observations end with `` AVAILABLE ACTIONS: ...``, the reply's ``ACTION:`` line is the command, a non-admissible
+    one is mapped to the admissible one of highest BLEU, three identical replies fail, 35 steps, and the default
+    tasks are 50 of the 134 in AgentBench's test proportions. ``strict=True`` ends the episode on a reply without
+    ``ACTION:`` (finish reason ``invalid_format``), as AgentBench does; by default such a reply's first line is read
+    as the command (agents that send the bare action). Other options as ``AlfWorldEnv``'s.
+    """
+
+    modes = (agentbench.AgentBenchV02AlfWorld,)
+    default_budget = agentbench.MAX_STEPS
+    unwrap_actions = False  # the reply's ACTION: line is read by the mode, as AgentBench reads it
+
+    def __init__(self, *args: Any, strict: bool = False, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.strict = bool(strict)
+
+    def _default_tasks(self, budget: int) -> tuple[TaskSet, Path]:
+        """AgentBench's 50 test games."""
+        return agentbench_tasks(budget)
+
+    def _open_episode(self, intro: str) -> agentbench.AgentBenchEpisode:
+        return self.mode.open(self.world, intro, self._read, self.strict)
+
+    def _expert_action(self) -> str | None:
+        command = super()._expert_action()
         return f"ACTION: {command}" if command is not None and self.strict else command

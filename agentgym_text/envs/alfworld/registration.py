@@ -13,6 +13,7 @@ AGENTBENCH_MAX_STEPS = 35
 AGENTQUEST_MAX_STEPS = 60
 """AgentQuest's runs: 60 steps per game (the paper's Table 3; 120 in its extended run)."""
 _ENTRY = "agentgym_text.envs.alfworld.env:AlfWorldEnv"
+_AGENTBENCH_ENTRY = "agentgym_text.envs.alfworld.env:AgentBenchAlfWorldEnv"
 _SUBSKILLS = {
     "Memory": 1,
     "Planning": 1,
@@ -39,14 +40,13 @@ FAMILY = Family(
         ),
         EnvId(
             "AgentBench/ALFWorld-v0",
-            _ENTRY,
+            _AGENTBENCH_ENTRY,
             task_count=AGENTBENCH_TASK_COUNT,
             description="ALFWorld under AgentBench v0.2's protocol (AVAILABLE ACTIONS, ACTION: replies, BLEU mapping "
             "to an admissible command, three identical replies fail, 35 steps) on 50 of the generated games in "
             "AgentBench's test proportions; task_file= with game_dir= plays AgentBench's own split.",
             subskill_weights=_SUBSKILLS,
             subskill_source="AgentBoard Table 7 (its ALFWorld)",
-            kwargs={"text_format": "agentbench_v02"},
             max_steps=AGENTBENCH_MAX_STEPS,
         ),
         EnvId(
@@ -66,7 +66,8 @@ FAMILY = Family(
     train_split=TrainSplit(env_kwargs={}, size_kwarg="num_tasks"),
     thread_safe=True,  # tests/test_thread_safety.py
     requires="alfworld",
-    # AgentBoard's words (agentboard_fixes=False restores its quirks) or AgentBench's protocol (agentbench_v02_text.py)
+    # AgentBoard's words (AgentBoard/AlfWorld-v0, AgentQuest/ALFWorld-v0; agentboard_fixes=False restores its quirks)
+    # and AgentBench's protocol (AgentBench/ALFWorld-v0, agentbench_v02_text.py)
     text_formats=("agentboard", "agentbench_v02"),
     outside_data=("game_dir", "task_file"),
 )

@@ -1,7 +1,7 @@
 """What ``agentboard_fixes=False`` restores of AgentBoard's WebArena (``environment/browser_env/envs.py`` and
 ``evaluation_function.py``: ``progress_evaluator_router``, ``URLSoftEvaluator``, ``HTMLContentSoftEvaluator``; the
-harness ``tasks/webbrowse.py``): its progress rule, computed in ``progress.ProgressTracker(agentboard_rule=True)``.
-The default fixes each of these:
+harness ``tasks/webbrowse.py``): its progress rule, computed in ``progress.ProgressTracker(agentboard_rule=True)``,
+and when an episode ends solved. ``AgentBoardWebArena`` is the env's text mode. The default fixes each of these:
 
 - FIX (string_match): a task judged by its answer alone gets no progress in AgentBoard (the router skips
   string_match); the default scores the page holding the answer and the answer seen there.
@@ -24,8 +24,37 @@ The default fixes each of these:
 from __future__ import annotations
 
 import urllib.parse
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-__all__ = ["agentboard_url_score", "content_seen", "longest_common_subsequence"]
+from agentgym_text.core.text_mode import AgentBoardText
+
+if TYPE_CHECKING:
+    from agentgym_text.envs.webarena.progress import ProgressTracker
+
+__all__ = ["AgentBoardWebArena", "agentboard_url_score", "content_seen", "longest_common_subsequence"]
+
+
+class AgentBoardWebArena(AgentBoardText):
+    """AgentBoard's WebArena: its words are WebArena's; ``fixes`` decides how progress is scored and when a step
+    ends the episode solved."""
+
+    def tracker(self, config: dict, sites: dict[str, str]) -> ProgressTracker:
+        """The episode's progress tracker."""
+        from agentgym_text.envs.webarena.progress import ProgressTracker  # progress reads this module's rules
+
+        return ProgressTracker(config, sites, agentboard_rule=not self.fixes)
+
+    def ends_solved(self, progress: float, evaluators_pass: Callable[[], bool]) -> bool:
+        """Whether a step (other than ``stop``) that leaves progress at ``progress`` ends the episode, solved."""
+        if not self.fixes:
+            return progress == 1.0  # AgentBoard stops at progress 1.0 and counts the task solved
+        return evaluators_pass()
+
+    def progress_at_stop(self, progress: float, solved: bool) -> float:
+        """Progress once ``stop`` is judged."""
+        # FIX: a solved task has made all its progress (its subgoals may not cover the answer)
+        return 1.0 if solved and self.fixes else progress
 
 
 def longest_common_subsequence(a: list[str], b: list[str]) -> int:

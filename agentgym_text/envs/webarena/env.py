@@ -23,8 +23,8 @@ from agentgym_text.core.info import FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.core.text_mode import AGENTBOARD
 from agentgym_text.envs.webarena.actions import GRAMMAR, parse_action
+from agentgym_text.envs.webarena.agentboard_text import AgentBoardWebArena
 from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Session
 from agentgym_text.envs.webarena.expert import Expert
 from agentgym_text.envs.webarena.registration import FAMILY
@@ -86,8 +86,9 @@ class WebArenaEnv(TextEnv):
     ``max_obs_chars`` (the tree is cut there, default 7680 = WebArena's 1920 tokens x 4); ``show_real_urls`` (off: WebArena's site names);
     ``agentboard_data`` (AgentBoard's data folder, else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``: its 245 WebArena
     tasks from ``webarena/test.jsonl``, with its difficulty labels; they need ``sites=``, WebArena's own sites);
-    ``agentboard_fixes=False`` scores progress exactly as AgentBoard does, bugs included (``progress.py``), gives
-    no progress bump on a solved task and ends the episode, solved, when progress reaches 1.0 (AgentBoard's rule).
+    ``agentboard_fixes=False`` scores progress exactly as AgentBoard does, bugs included, gives no progress bump
+    on a solved task and ends the episode, solved, when progress reaches 1.0 (AgentBoard's rule;
+    ``agentboard_text.py``).
 
     >>> env = WebArenaEnv()
     >>> obs, info = env.reset(options={"task_index": 0})
@@ -101,7 +102,7 @@ class WebArenaEnv(TextEnv):
     """
 
     cheap_admissible_actions = True
-    text_formats = (AGENTBOARD,)
+    modes = (AgentBoardWebArena,)
     action_format = "one WebArena action: " + GRAMMAR
     action_example = "click [12]"
 
@@ -181,8 +182,6 @@ class WebArenaEnv(TextEnv):
         return self._site_urls
 
     def _start(self, task: TaskSpec, seed: int) -> Start:
-        from agentgym_text.envs.webarena.progress import ProgressTracker
-
         if self._agentboard_tasks and self._own_sites:
             raise ValueError(
                 "AgentBoard's WebArena tasks (agentboard_data=) run on WebArena's own sites: pass sites={'shopping': "
@@ -202,7 +201,7 @@ class WebArenaEnv(TextEnv):
         if self._session.active:
             self._session.focus_tab(0)
         self._session.forget_history()
-        self._tracker = ProgressTracker(self._config, sites, agentboard_rule=not self.agentboard_fixes)
+        self._tracker = self.mode.tracker(self._config, sites)
         self._progress_value = 0.0
         self._expert.start(self._config.get("gold") or [], str(self._config.get("start_url", "")))
         observation = self._observe()
@@ -322,11 +321,7 @@ class WebArenaEnv(TextEnv):
             return self._finish(parsed.answer)
         observation = self._observe()
         self._progress_value = float(self._tracker.update(self._state.url, self._page_text, self._read_page))
-        if not self.agentboard_fixes:
-            if self._progress_value == 1.0:  # AgentBoard stops at progress 1.0 and counts the task solved
-                return Outcome(observation, terminated=True, success=True)
-            return Outcome(observation)
-        if self._tracker_complete() and not self._needs_answer() and self._score(None) == 1.0:
+        if self.mode.ends_solved(self._progress_value, self._evaluators_pass):
             return Outcome(observation, terminated=True, success=True)
         return Outcome(observation)
 
@@ -346,12 +341,13 @@ class WebArenaEnv(TextEnv):
         flags = list(self._tracker.subgoals_done)
         return bool(flags) and all(flags)
 
+    def _evaluators_pass(self) -> bool:
+        """Whether the task is solved without an answer: every subgoal met and the evaluators pass."""
+        return self._tracker_complete() and not self._needs_answer() and self._score(None) == 1.0
+
     def _finish(self, answer: str) -> Outcome:
         score = self._score(answer)
-        if (
-            score == 1.0 and self.agentboard_fixes
-        ):  # FIX: a solved task has made all its progress (its subgoals may not cover the answer)
-            self._progress_value = 1.0
+        self._progress_value = self.mode.progress_at_stop(self._progress_value, score == 1.0)
         verdict = "correct" if score == 1.0 else "not correct"
         return Outcome(f"The episode is over: the task is {verdict}.", terminated=True, success=score == 1.0)
 

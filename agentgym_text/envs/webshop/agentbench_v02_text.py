@@ -1,6 +1,7 @@
 """AgentBench v0.2's WebShop protocol (the "WS" task, ``src/server/tasks/webshop`` at THUDM/AgentBench 41e6807).
 
-``text_format="agentbench_v02"`` (``AgentBench/WebShop-v0``) speaks it; the facts, restated here:
+``AgentBench/WebShop-v0`` speaks it (``AgentBenchV02WebShop``, each episode an ``AgentBenchShop`` over the
+family's ``Session``); the facts, restated here:
 
 - AgentBench runs WebShop's text env in its ``"text"`` mode: a page is its visible texts, stripped, joined by
   `` [SEP] `` ("WebShop [SEP] Instruction: [SEP] <goal> [SEP] Search" on the start page). Prices print as
@@ -23,12 +24,21 @@ AgentBench's own code needs WebShop's Java search engine and cannot run here.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 
+from agentgym_text.core.info import FinishReason, InvalidReason
+from agentgym_text.core.text_env import Outcome
+from agentgym_text.core.text_mode import TextMode
+from agentgym_text.envs.webshop.catalogue import Catalogue
 from agentgym_text.envs.webshop.generator import Product
+from agentgym_text.envs.webshop.reward import Goal
+from agentgym_text.envs.webshop.session import Session
 
 __all__ = [
+    "AgentBenchV02WebShop",
+    "AgentBenchShop",
     "AGENTBENCH",
     "MAX_STEPS",
     "TASK_COUNT",
@@ -44,6 +54,8 @@ __all__ = [
     "sub_page",
     "done_page",
     "with_actions",
+    "NO_ACTION",
+    "NO_MARKER",
 ]
 
 AGENTBENCH = "agentbench_v02"
@@ -145,3 +157,120 @@ def with_actions(page: str, has_search_bar: bool, clickables: Sequence[str]) -> 
     """
     actions: Mapping[str, object] = {"has_search_bar": has_search_bar, "clickables": list(clickables)}
     return f"{page}\n\nAvailable Actions:\n{actions}"
+
+
+NO_ACTION = (
+    "No action found in the reply: end it with 'Action:' and one of search[keywords] or click[value] "
+    "(a value from the clickables). The page is unchanged:\n"
+)
+NO_MARKER = "The reply has no 'Action:' with search[...] or click[...]; the episode ends (AgentBench ends the sample)."
+
+
+class AgentBenchShop:
+    """The page state of one episode and the step rule (``strict``: a reply without the marker ends it)."""
+
+    def __init__(self, session: Session, instruction: str, strict: bool = False):
+        self.session = session
+        self.instruction = instruction
+        self.strict = strict
+
+    # ---- what the agent sees ---------------------------------------------------------------------
+    def clickables(self) -> dict[str, tuple[str, str]]:
+        """Clickable text (lower-cased) -> (kind, what it names), in WebShop's order: buttons, links, options."""
+        session, found = self.session, {}
+        if session.page == "init":
+            found["search"] = ("button", "search")
+        elif session.page == "results":
+            found["back to search"] = ("button", "")
+            if session.page_num > 1:
+                found["< prev"] = ("button", "")
+            found["next >"] = ("button", "")
+            for asin in session.page_asins():
+                found[asin.lower()] = ("asin", asin)
+        elif session.page == "item":
+            for name in ("back to search", "< prev", *(n.lower() for n in SUB_PAGES), "buy now"):
+                found[name] = ("button", "")
+            for group, values in session.product().options:
+                for value in values:
+                    # a radio's value is its key: a value offered by two groups selects the later group
+                    found[value.lower()] = (group, value)
+        elif session.page == "sub":
+            found["back to search"] = ("button", "")
+            found["< prev"] = ("button", "")
+        return found
+
+    def page(self) -> str:
+        session, goal = self.session, self.instruction
+        if session.page == "init":
+            return start_page(goal)
+        if session.page == "results":
+            return results_page(goal, session.page_num, len(session.hits), session.page_products())
+        if session.page == "item":
+            return item_page(goal, session.product())
+        if session.page == "sub":
+            return sub_page(goal, session.product(), session.sub_page)
+        return done_page(goal, session.buy_score)
+
+    def first_page(self) -> str:
+        return self.observation()
+
+    def observation(self) -> str:
+        return with_actions(self.page(), self.session.page == "init", list(self.clickables()))
+
+    def admissible(self) -> list[str]:
+        if self.session.page == "init":
+            return []
+        return [f"click[{name}]" for name in self.clickables() if name != "search"]
+
+    # ---- one reply -------------------------------------------------------------------------------
+    def act(self, reply: str) -> Outcome:
+        action = marked_action(reply)
+        if action is None:
+            if self.strict:  # AgentBench ends the sample
+                refused = Outcome.invalid(NO_MARKER, InvalidReason.UNPARSABLE)
+                return dataclasses.replace(refused, terminated=True, finish_reason=FinishReason.INVALID_FORMAT.value)
+            action = any_action(reply)
+            if action is None:
+                return Outcome.invalid(NO_ACTION + self.observation(), InvalidReason.UNPARSABLE)
+        name, argument = split_action(action)
+        if name == "search" and argument:
+            self.session.search(argument)
+            return Outcome(self.observation())
+        if name == "click" and argument and argument != "search":
+            target = self.clickables().get(argument)
+            if target is not None:
+                return self._click(argument, *target)
+        return Outcome.invalid(self.observation(), InvalidReason.UNKNOWN_OBJECT)
+
+    def _click(self, name: str, kind: str, target: str) -> Outcome:
+        session = self.session
+        if kind == "asin":
+            session.open_item(target)
+        elif kind != "button":
+            session.options[kind] = target
+        elif name == "buy now":
+            reward = session.buy()
+            return Outcome(self.observation(), terminated=True, success=reward == 1.0)
+        elif name == "back to search":
+            session.back_to_search()
+        elif name in ("next >", "< prev") and session.page == "results":
+            session.turn_page(1 if name == "next >" else -1)
+        elif name == "< prev" and session.page == "sub":
+            session.back_to_item()
+        elif name == "< prev":
+            session.back_to_results()
+        else:
+            session.open_sub_page(next(page for page in SUB_PAGES if page.lower() == name))
+        return Outcome(self.observation())
+
+
+class AgentBenchV02WebShop(TextMode):
+    """AgentBench v0.2's protocol (``AgentBench/WebShop-v0``): each episode an ``AgentBenchShop``."""
+
+    name = AGENTBENCH
+
+    def session(self, catalogue: Catalogue, goal: Goal) -> Session:
+        return Session(catalogue, goal)
+
+    def open(self, session: Session, instruction: str, strict: bool) -> AgentBenchShop:
+        return AgentBenchShop(session, instruction, strict)

@@ -35,20 +35,20 @@ FAMILY = Family(
         ),
         EnvId(
             "AgentBench/WebShop-v0",
-            "agentgym_text.envs.webshop.env:WebShopEnv",
+            "agentgym_text.envs.webshop.env:AgentBenchWebShopEnv",
             task_count=AGENTBENCH_TASK_COUNT,
             description="WebShop under AgentBench v0.2's protocol ([SEP] pages with Available Actions, an "
             "Action: search[...] / click[...] reply, 10 steps, WebShop's reward) on 200 goals of the generated shop.",
             subskill_weights=_SUBSKILLS,
             subskill_source="AgentBoard Table 7 (its WebShop)",
-            kwargs={"text_format": "agentbench_v02"},
             max_steps=AGENTBENCH_MAX_STEPS,
         ),
     ),
     # AgentBoard's Table 10 cutoff for WebShop (1) counts its own annotations; ours counts what the goal names
     difficulty=DifficultyRule("attributes and options the goal names", 3),
     train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
-    # AgentBoard's words (agentboard_fixes=False restores its scoring) or AgentBench's protocol (agentbench_v02_text.py)
+    # AgentBoard's words (AgentBoard/WebShop-v0; agentboard_fixes=False restores its scoring) and AgentBench's protocol
+    # (AgentBench/WebShop-v0, agentbench_v02_text.py)
     text_formats=("agentboard", "agentbench_v02"),
     thread_safe=True,  # tests/test_thread_safety.py
     outside_data=("webshop_data",),  # WebShop's released files, for AgentBench/WebShop-v0 (webshop_data.py)

@@ -12,7 +12,7 @@ Differences from WebShop's code, on purpose (each is a bug there):
 - option matches are capped at the number of goal options (WebShop can score above 1.0);
 - nouns of a product's name come from the vocabulary (type nouns and brand words) instead of spaCy tagging.
 
-``agentboard_text.agentboard_reward`` is WebShop's own rule, quirks included, for ``agentboard_fixes=False``.
+``agentboard_text.reward.agentboard_reward`` is WebShop's own rule, quirks included, for ``agentboard_fixes=False``.
 
 >>> from agentgym_text.envs.webshop.generator import generate_product
 >>> p = generate_product(3)

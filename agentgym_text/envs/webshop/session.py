@@ -6,7 +6,7 @@ results page (each at its best option combination), I the best reward of any pro
 a purchase the progress is also at least B (AgentBoard's client reads the done page's "Your score" as progress too).
 
 ``agentboard_rule=True`` (``agentboard_fixes=False``) scores as AgentBoard's WebShop server does, bugs included:
-WebShop's reward with its quirks (``agentboard_text.agentboard_reward``), S the best option combination of each listed
+WebShop's reward with its quirks (``agentboard_text.reward``), S the best option combination of each listed
 product, I the LAST option combination of a visited product (unless one scores 1.0: AgentBoard's loop resets its
 maximum at every combination), and progress ``S/3 + I/3 + B/3`` in that float order, kept at its maximum.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agentgym_text.envs.webshop.agentboard_text import agentboard_reward, option_combinations
+from agentgym_text.envs.webshop.agentboard_text.reward import agentboard_reward, option_combinations
 from agentgym_text.envs.webshop.catalogue import Catalogue
 from agentgym_text.envs.webshop.generator import Product
 from agentgym_text.envs.webshop.reward import Goal, best_reward, purchase_reward
