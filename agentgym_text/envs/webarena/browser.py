@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 from agentgym_text.core.registry import MissingDependency
@@ -36,7 +37,17 @@ from agentgym_text.envs.webarena.chromium import (
     unlink,
 )
 
-__all__ = ["Browser", "SharedChromium", "Session", "AXNode", "PageState", "find_chromium", "origin_of", "VIEWPORT"]
+__all__ = [
+    "Browser",
+    "SharedChromium",
+    "Session",
+    "AXNode",
+    "PageState",
+    "find_chromium",
+    "origin_of",
+    "close_parts",
+    "VIEWPORT",
+]
 
 VIEWPORT = {"width": 1280, "height": 720}
 """AgentBoard's window size."""
@@ -485,3 +496,10 @@ class Session:
             self.context.close()
         except Exception:
             pass
+
+
+def close_parts(*parts: Any) -> None:
+    """Close each of ``parts`` that is set (a session, a browser, a site server), in the order given."""
+    for part in parts:
+        if part is not None:
+            part.close()

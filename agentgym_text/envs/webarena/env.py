@@ -25,7 +25,7 @@ from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.webarena.actions import GRAMMAR, parse_action
 from agentgym_text.envs.webarena.agentboard_text import AgentBoardWebArena
-from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Session
+from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Session, close_parts
 from agentgym_text.envs.webarena.expert import Expert
 from agentgym_text.envs.webarena.registration import FAMILY
 from agentgym_text.envs.webarena.render import DEFAULT_MAX_CHARS, render_page
@@ -417,13 +417,6 @@ class WebArenaEnv(TextEnv):
         return shown
 
     def close(self) -> None:
-        if self._session is not None:
-            self._session.close()
-            self._session = None
-        if self._browser is not None:
-            self._browser.close()
-            self._browser = None
-        if self._server is not None:
-            self._server.close()
-            self._server = None
+        close_parts(self._session, self._browser, self._server)
+        self._session = self._browser = self._server = None
         super().close()

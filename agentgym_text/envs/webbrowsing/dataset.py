@@ -125,12 +125,10 @@ class Recorder:
             session.close()
 
     def close(self) -> None:
-        if self._browser is not None:
-            self._browser.close()
-            self._browser = None
-        if self._server is not None:
-            self._server.close()
-            self._server = None
+        from agentgym_text.envs.webarena.browser import close_parts
+
+        close_parts(self._browser, self._server)
+        self._browser = self._server = None
 
     def __enter__(self) -> Recorder:
         return self
