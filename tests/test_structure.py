@@ -1,6 +1,8 @@
 """The shape of the tree: layering (``tests/layering.py``), one file name per role in every family, and the
 new-family recipe of CONTRIBUTING.md followed by a family written here."""
 
+import ast
+import importlib
 import re
 import shutil
 import subprocess
@@ -186,7 +188,6 @@ _MODE_OPTIONS = {"text_format", "agentboard_fixes"}
 def _mode_option_reads(path: Path) -> list[str]:
     """Where a module reads ``text_format`` or ``agentboard_fixes`` (an attribute, or a key such as
     ``kwargs.get("text_format")``); docstrings and comments do not count."""
-    import ast
 
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docstrings = {
@@ -204,17 +205,32 @@ def _mode_option_reads(path: Path) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("family", families(), ids=lambda family: family.name)
+NAMED_MODES_ONLY = {"jericho", "pddl"}
+"""Families whose env still lists ``text_formats`` and gets core's named modes: they read the choice in their own
+hooks until they have modes of their own. The set only shrinks."""
+
+
+def _classes(family) -> list[type]:
+    return [getattr(importlib.import_module(module), name) for module, name in
+            (spec.entry_point.split(":") for spec in family.ids)]  # fmt: skip
+
+
+def _on_named_modes(family) -> bool:
+    return any(mode.__module__.startswith("agentgym_text.core.") for cls in _classes(family) for mode in cls.modes)
+
+
+def test_only_the_listed_families_still_use_core_s_named_modes():
+    assert {family.name for family in families() if _on_named_modes(family)} <= NAMED_MODES_ONLY
+
+
+@pytest.mark.parametrize(
+    "family", [f for f in families() if f.name not in NAMED_MODES_ONLY], ids=lambda family: family.name
+)
 def test_no_family_reads_its_text_format_outside_its_modes(family):
     """``text_format`` and ``agentboard_fixes`` are read by core, which makes ``self.mode``; a family's modules other
     than its text modes (``<format>_text``) never read them. Families still on core's named modes are left out until
     they have modes of their own."""
-    classes = []
-    for spec in family.ids:
-        module, name = spec.entry_point.split(":")
-        classes.append(getattr(pytest.importorskip(module), name))
-    if any(mode.__module__.startswith("agentgym_text.core.") for cls in classes for mode in cls.modes):
-        pytest.skip(f"{family.name} still lists text_formats")
+    assert not _on_named_modes(family)
     folder = PACKAGE / "envs" / family.name
     text_roles = {f"{text_format}_text" for text_format in family.text_formats}
     found = [
@@ -224,3 +240,33 @@ def test_no_family_reads_its_text_format_outside_its_modes(family):
         for place in _mode_option_reads(path)
     ]
     assert found == []
+
+
+def _private_names_of_other_modules(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules, found = set(), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("agentgym_text"):
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.module}.{alias.name}")
+                target = PACKAGE.parent.joinpath(*node.module.split("."), alias.name)
+                if target.with_suffix(".py").is_file() or (target / "__init__.py").is_file():
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            modules |= {alias.asname for alias in node.names if alias.name.startswith("agentgym_text") and alias.asname}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
+            found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_module_uses_another_modules_private_names():
+    """A name with a leading underscore is its module's own: another module that needs it gets a public name."""
+    assert [hit for path in sorted(PACKAGE.rglob("*.py")) for hit in _private_names_of_other_modules(path)] == []
