@@ -39,7 +39,7 @@ ENV_ID = "AgentQuest/Mastermind-v0"
 
 def _serve(queue: mp.Queue[str], stop: mp.Event, latency_ms: tuple[float, float] | None = None) -> None:
     from agentgym_text.testing.chat_server import ScriptedChatServer
-    from tests.scripted_policies import mastermind_policy
+    from tests.support.scripted_policies import mastermind_policy
 
     policy = mastermind_policy()
     if latency_ms is not None:

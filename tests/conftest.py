@@ -9,7 +9,7 @@ import pytest
 
 import agentgym_text
 from agentgym_text.core.registry import entry_status
-from tests.ci_skip_guard import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401  (hooks)
+from tests.support.ci_skip_guard import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401  (hooks)
 
 _JERICHO_GAMES = Path(__file__).resolve().parents[2] / "shared" / "jericho-game-suite"
 if _JERICHO_GAMES.is_dir():

@@ -13,7 +13,7 @@ from agentgym_text.core.agentboard_data import (
     read_task_file,
 )
 from agentgym_text.core.registry import list_envs
-from tests.agentboard_fixtures import write_task_file
+from tests.support.agentboard_fixtures import write_task_file
 
 
 def test_lines_fields_and_subgoal_alternatives(tmp_path):

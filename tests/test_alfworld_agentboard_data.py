@@ -18,7 +18,7 @@ from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError  # n
 from agentgym_text.envs.alfworld.gamefile import export_game, game_name  # noqa: E402
 from agentgym_text.envs.alfworld.generator import generate_world  # noqa: E402
 from agentgym_text.envs.alfworld.tasks import load_world, make_tasks  # noqa: E402
-from tests.agentboard_fixtures import write_task_file  # noqa: E402
+from tests.support.agentboard_fixtures import write_task_file  # noqa: E402
 
 RECORDING = Path(__file__).parent / "reference" / "alfworld_agentboard.json"
 SMALL = {"task_type": "heat", "floorplan": 1, "num_tasks": 2}

@@ -21,7 +21,7 @@ from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError  # n
 from agentgym_text.envs.babyai.agentboard_data import matches  # noqa: E402
 from agentgym_text.envs.babyai.env import BabyAIEnv  # noqa: E402
 from agentgym_text.envs.babyai.tasks import agentboard_tasks  # noqa: E402
-from tests.agentboard_fixtures import write_task_file  # noqa: E402
+from tests.support.agentboard_fixtures import write_task_file  # noqa: E402
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "babyai_agentboard_progress.json"
 FIRST = "babyai-GoToRedBallGrey-1234"

@@ -38,7 +38,7 @@ def _pytest(folder: Path, ci: str | None) -> subprocess.CompletedProcess:
             "pytest",
             "-q",
             "-p",
-            "tests.ci_skip_guard",
+            "tests.support.ci_skip_guard",
             "-p",
             "no:cacheprovider",
             "-o",

@@ -11,7 +11,7 @@ from agentgym_text.envs.db.actions import answer, operation
 from agentgym_text.envs.db.agentbench_file import TaskFileError
 from agentgym_text.envs.db.env import DbEnv
 from agentgym_text.envs.db.scoring import agentbench_answer_correct, fc_answer_correct
-from tests.db_agentbench_items import ITEMS, write_items
+from tests.support.db_agentbench_items import ITEMS, write_items
 
 
 @pytest.fixture

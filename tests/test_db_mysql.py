@@ -22,7 +22,7 @@ from agentgym_text.envs.db.actions import operation  # noqa: E402
 from agentgym_text.envs.db.env import DbEnv  # noqa: E402
 from agentgym_text.envs.db.mysql import MySQLDatabase  # noqa: E402
 from agentgym_text.envs.db.mysql_dialect import table_md5  # noqa: E402
-from tests.db_agentbench_items import ITEMS, write_items  # noqa: E402
+from tests.support.db_agentbench_items import ITEMS, write_items  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import pytest
 
 from agentgym_text.eval.store import read_jsonl
 from agentgym_text.testing.chat_server import ScriptedChatServer
-from tests.scripted_policies import mastermind_policy
+from tests.support.scripted_policies import mastermind_policy
 
 MASTERMIND = "AgentQuest/Mastermind-v0"
 

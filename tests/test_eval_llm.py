@@ -17,7 +17,7 @@ from agentgym_text.eval import EvalConfig, run_eval
 from agentgym_text.eval.metrics import summarize
 from agentgym_text.eval.store import read_jsonl
 from agentgym_text.testing.chat_server import ScriptedChatServer
-from tests.scripted_policies import mastermind_policy
+from tests.support.scripted_policies import mastermind_policy
 
 MASTERMIND = "AgentQuest/Mastermind-v0"
 

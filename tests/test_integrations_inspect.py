@@ -17,7 +17,7 @@ from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
 from agentgym_text.integrations.inspect import agentgym  # noqa: E402
 from agentgym_text.testing.chat_server import ScriptedChatServer  # noqa: E402
-from tests.integrations_script import ENV_ID, chat_policy, run_eval_rows, scripted_action  # noqa: E402
+from tests.support.integrations_script import ENV_ID, chat_policy, run_eval_rows, scripted_action  # noqa: E402
 
 MAX_STEPS = 7
 TASKS = 5

@@ -20,7 +20,7 @@ from agentgym_vf import AgentGymEnv, AgentGymTaskset  # noqa: E402
 
 from agentgym_text.integrations.datasets import tasks  # noqa: E402
 from agentgym_text.testing.chat_server import ScriptedChatServer  # noqa: E402
-from tests.integrations_script import ENV_ID, chat_policy, run_eval_rows  # noqa: E402
+from tests.support.integrations_script import ENV_ID, chat_policy, run_eval_rows  # noqa: E402
 
 MAX_STEPS = 6
 OFFSET, LIMIT = 2, 2  # mastermind-002 (not solved by the script) and mastermind-003 (solved at step 3)

@@ -16,7 +16,7 @@ import agentgym_text  # noqa: F401
 from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError
 from agentgym_text.envs.jericho import agentboard_text
 from agentgym_text.envs.jericho.tasks import make_tasks
-from tests.agentboard_fixtures import write_task_file
+from tests.support.agentboard_fixtures import write_task_file
 
 GAME_DIR = os.environ.get("AGENTGYM_TEXT_JERICHO_DIR")
 needs_games = pytest.mark.skipif(not GAME_DIR or not Path(GAME_DIR).is_dir(), reason="no Jericho game files")

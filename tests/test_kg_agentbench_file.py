@@ -1,6 +1,6 @@
 """AgentBench/KG-v0 on AgentBench's own items (task_file=): loading, v0.2's tools over program variables, the
 lisp-to-SPARQL translation, F1/EM scoring and progress, against a local SPARQL endpoint the test starts over a tiny
-Freebase-shaped graph (files written here in AgentBench's formats: tests/kg_agentbench_items.py)."""
+Freebase-shaped graph (files written here in AgentBench's formats: tests/support/kg_agentbench_items.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from agentgym_text.envs.kg.env import KgEnv  # noqa: E402
 from agentgym_text.envs.kg.lisp import LispError, canonical, parse  # noqa: E402
 from agentgym_text.envs.kg.ontology import OntologyError, load_ontology  # noqa: E402
 from agentgym_text.envs.kg.sparql import FREEBASE, to_sparql  # noqa: E402
-from tests.kg_agentbench_items import G_ID_ITEM, HIDDEN, ITEMS, sparql_endpoint, write_items, write_ontology  # noqa: E402
+from tests.support.kg_agentbench_items import G_ID_ITEM, HIDDEN, ITEMS, sparql_endpoint, write_items, write_ontology  # noqa: E402
 
 
 @pytest.fixture(scope="module")

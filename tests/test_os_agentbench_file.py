@@ -1,6 +1,6 @@
 """AgentBench/OS-v0 on AgentBench's own items (task_file=): loading, v0.2's ids, its verdicts (match, checker
 chains with arguments, python checkers, the example run at check time), the expert, on both sandboxes. Files are
-written here in AgentBench's format (tests/os_agentbench_items.py)."""
+written here in AgentBench's format (tests/support/os_agentbench_items.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from agentgym_text.envs.os.env import OsEnv
 from agentgym_text.envs.os.expert import bash_action
 from agentgym_text.envs.os.rootfs import rootfs_problem
 from agentgym_text.envs.os.sandbox import sandbox_problem
-from tests.os_agentbench_items import GROUP_1, INTEGER_MATCH, write_items
+from tests.support.os_agentbench_items import GROUP_1, INTEGER_MATCH, write_items
 
 needs_bwrap = pytest.mark.skipif(sandbox_problem() is not None, reason=str(sandbox_problem()))
 needs_rootfs = pytest.mark.skipif(rootfs_problem() is not None, reason=str(rootfs_problem()))

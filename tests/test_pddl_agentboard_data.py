@@ -18,7 +18,7 @@ import agentgym_text  # noqa: F401  (registers the ids)
 from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError
 from agentgym_text.envs.pddl.agentboard_data import agentboard_order
 from agentgym_text.envs.pddl.tasks import shipped_tasks
-from tests.agentboard_fixtures import write_task_file
+from tests.support.agentboard_fixtures import write_task_file
 from tests.test_pddl_words import RECORDER
 
 ENV_ID = "AgentBoard/PDDL-v0"

@@ -14,7 +14,7 @@ from agentgym_text.core.registry import MissingDependency
 from agentgym_text.envs.pddl import pddl_reader
 from agentgym_text.envs.pddl.pddl_reader import PDDLError, load_domain, load_problem
 from agentgym_text.envs.pddl.problem_files import DOMAIN_DIR
-from tests import pddlgym_reader as reference
+from tests.support import pddlgym_reader as reference
 
 NO_PDDLGYM = (
     "pddlgym is not installed (no extra installs it: its gym 0.26 has no wheel; "
@@ -35,7 +35,7 @@ def test_every_file_reads_as_pddlgym_read_it_recorded(agentboard_dir):
     recorded = json.loads(reference.RECORDING.read_text())["files"]
     ours = reference.entries(load_domain, load_problem, agentboard_dir)
     stale = [name for name in recorded if name in ours and ours[name]["texts"] != recorded[name]["texts"]]
-    assert not stale, f"files changed since the recording: {stale[:3]}; python -m tests.pddlgym_reader --record"
+    assert not stale, f"files changed since the recording: {stale[:3]}; python -m tests.support.pddlgym_reader --record"
     assert ours.keys() == recorded.keys()
     differ = [name for name in ours if ours[name]["reading"] != recorded[name]["reading"]]
     assert differ == [], differ[:5]

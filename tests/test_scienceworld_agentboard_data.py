@@ -2,7 +2,7 @@
 ``<env_name>_<var>``, AgentBoard's progress rule computed by hand along scripted trajectories, goal and difficulty
 from the file, the bad-input errors, and a replay of AgentBoard's own env's progress.
 
-The files are written here in AgentBoard's format (``tests/agentboard_fixtures.py``); AgentBoard's own data is never
+The files are written here in AgentBoard's format (``tests/support/agentboard_fixtures.py``); AgentBoard's own data is never
 used. ``tests/reference/scienceworld_agentboard_progress.json`` holds AgentBoard's progress after every action,
 recorded by ``tests/reference/record_scienceworld.py --progress`` from lines written from our own instances.
 """
@@ -22,7 +22,7 @@ from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError  # n
 from agentgym_text.envs.scienceworld.engine import find_java  # noqa: E402
 from agentgym_text.envs.scienceworld.env import ScienceWorldTextEnv  # noqa: E402
 from agentgym_text.envs.scienceworld.tasks import load_instances, make_tasks  # noqa: E402
-from tests.agentboard_fixtures import write_task_file  # noqa: E402
+from tests.support.agentboard_fixtures import write_task_file  # noqa: E402
 
 ENV_ID = "AgentBoard/ScienceWorld-v0"
 needs_java = pytest.mark.skipif(find_java() is None, reason="ScienceWorld needs Java")

@@ -1,4 +1,4 @@
-"""The shape of the tree: layering (``tests/layering.py``), one file name per role in every family, and the
+"""The shape of the tree: layering (``tests/support/layering.py``), one file name per role in every family, and the
 new-family recipe of CONTRIBUTING.md followed by a family written here."""
 
 import ast
@@ -13,7 +13,7 @@ import pytest
 
 import agentgym_text
 from agentgym_text.core.registry import families
-from tests.layering import LAYERS, ROOT, import_cycles, unit_edges, wrong_way_imports
+from tests.support.layering import LAYERS, ROOT, import_cycles, unit_edges, wrong_way_imports
 
 PACKAGE = Path(agentgym_text.__file__).parent
 FAMILIES = sorted(p for p in (PACKAGE / "envs").iterdir() if (p / "registration.py").is_file())
@@ -36,7 +36,7 @@ OTHER_TEXTS = sorted({name for formats in DECLARED_TEXTS.values() for name in fo
 
 
 def test_imports_follow_the_layer_order():
-    """The order of ``tests/layering.py`` (DESIGN.md's "Layers"), over every module of the package."""
+    """The order of ``tests/support/layering.py`` (DESIGN.md's "Layers"), over every module of the package."""
     assert wrong_way_imports(PACKAGE) == []
 
 

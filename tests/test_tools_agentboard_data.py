@@ -1,7 +1,7 @@
 """The tool envs on AgentBoard's data folder (``agentboard_data=``): lines matched to our instances, AgentBoard's
 progress rule computed by hand along scripted trajectories, difficulty and goal from the file, the bad-input errors.
 
-The files are written here in AgentBoard's format (``tests/agentboard_fixtures.py``); AgentBoard's own data is
+The files are written here in AgentBoard's format (``tests/support/agentboard_fixtures.py``); AgentBoard's own data is
 never used. Replay against AgentBoard's own env: ``tests/test_tools_words.py``.
 """
 
@@ -18,7 +18,7 @@ from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError
 from agentgym_text.envs.tools.agentboard_text.progress import ToolProgress, count_found, sheet_match
 from agentgym_text.envs.tools.env import ToolEnv
 from agentgym_text.envs.tools.tasks import tool_tasks
-from tests.agentboard_fixtures import write_task_file
+from tests.support.agentboard_fixtures import write_task_file
 
 MOVIE = tool_tasks("movie")[0]  # "Kingdom of the Hidden Night": search (id 1527), details, finish "1987-01-12"
 TITLE = "Kingdom of the Hidden Night"

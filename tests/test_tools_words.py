@@ -19,7 +19,7 @@ import pytest
 
 from agentgym_text.envs.tools.agentboard_text import words
 from agentgym_text.envs.tools.env import ToolEnv
-from tests.agentboard_fixtures import write_task_file
+from tests.support.agentboard_fixtures import write_task_file
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "tools_agentboard.json"
 EPISODES = json.loads(REFERENCE.read_text())["episodes"]

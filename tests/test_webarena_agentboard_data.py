@@ -13,7 +13,7 @@ import agentgym_text  # noqa: F401
 from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError
 from agentgym_text.envs.webarena.progress import ProgressTracker
 from agentgym_text.envs.webarena.tasks import TASKS_FILE
-from tests.agentboard_fixtures import write_task_file
+from tests.support.agentboard_fixtures import write_task_file
 
 ENV_ID = "AgentBoard/WebArena-v0"
 SITES = {"shopping": "http://127.0.0.1:9"}  # never contacted: the tests below make envs, they do not reset them

@@ -26,7 +26,7 @@ from agentgym_text.envs.webarena.env import WebArenaEnv  # noqa: E402
 from agentgym_text.envs.webarena.expert import resolve_step  # noqa: E402
 from agentgym_text.envs.webarena.sites import SiteServer  # noqa: E402
 from agentgym_text.envs.webarena.tasks import TASKS_FILE  # noqa: E402
-from tests.agentboard_fixtures import write_task_file  # noqa: E402
+from tests.support.agentboard_fixtures import write_task_file  # noqa: E402
 from tests.test_webarena_agentboard_data import to_line  # noqa: E402
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "webarena_agentboard.json"

@@ -13,7 +13,7 @@ from agentgym_text.envs.webshop.generator import Product
 from agentgym_text.envs.webshop.reward import Goal
 from agentgym_text.envs.webshop.session import Session
 from agentgym_text.envs.webshop.tasks import TASK_COUNT, shipped_tasks
-from tests.agentboard_fixtures import write_task_file
+from tests.support.agentboard_fixtures import write_task_file
 
 ENV_ID = "AgentBoard/WebShop-v0"
 

@@ -4,7 +4,7 @@
 pddlgym, kept for ``tests/test_pddl_reader.py``. No extra installs pddlgym (its gym 0.26 has no wheel, its
 Pillow<10 none for Python 3.12+): ``pip install pddlgym==0.0.7`` on Python 3.10 or 3.11 to run the live check.
 
-``python -m tests.pddlgym_reader --record`` (pddlgym installed) writes ``tests/reference/pddl_reader_pddlgym.json``:
+``python -m tests.support.pddlgym_reader --record`` (pddlgym installed) writes ``tests/reference/pddl_reader_pddlgym.json``:
 per file pair, a hash of the file's text and of pddlgym's reading (or that it refused the file), which the test
 compares with the package's reading where pddlgym is not installed.
 """
@@ -26,7 +26,7 @@ from agentgym_text.envs.pddl.pddl_reader import Atom, DomainSchema, OperatorSche
 from agentgym_text.envs.pddl.problem_files import DOMAIN_DIR, PROBLEM_DIR
 from agentgym_text.envs.pddl.tasks import shipped_tasks
 
-REFERENCE = Path(__file__).resolve().parent / "reference"
+REFERENCE = Path(__file__).resolve().parents[1] / "reference"
 RECORDING = REFERENCE / "pddl_reader_pddlgym.json"
 AGENTBOARD_EPISODES = REFERENCE / "pddl_agentboard.json"
 
@@ -204,7 +204,7 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         recorded = entries(load_domain, load_problem, agentboard_problem_dir(Path(tmp)))
-    about = "pddlgym 0.0.7's reading (tests/pddlgym_reader.py) of each file or (domain, problem) pair: hashes."
+    about = "pddlgym 0.0.7's reading (tests/support/pddlgym_reader.py) of each file or (domain, problem) pair: hashes."
     RECORDING.write_text(json.dumps({"about": about, "files": recorded}, indent=1) + "\n")
     print(f"{len(recorded)} readings written to {RECORDING}")
 

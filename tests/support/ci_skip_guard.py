@@ -44,7 +44,7 @@ def _fail_unexpected_skip(report: pytest.CollectReport | pytest.TestReport) -> N
     report.longrepr = (
         f"skipped under CI=true: {reason}\nCI installs everything the suite needs, so this is a "
         "broken install; only what CI cannot have may be skipped (CI_MAY_SKIP in "
-        "tests/ci_skip_guard.py)"
+        "tests/support/ci_skip_guard.py)"
     )
 
 
