@@ -11,9 +11,9 @@ import pytest
 import agentgym_text  # noqa: F401
 from agentgym_text.envs.jericho import agentboard_text, parser_errors
 from agentgym_text.envs.jericho.engine import GameState, refused
+from agentgym_text.envs.jericho.object_names import candidate_names
 from agentgym_text.envs.jericho.parser_errors import ParserErrors, dictionary_form, learn
 from agentgym_text.envs.jericho.tasks import make_tasks
-from agentgym_text.envs.jericho.valid_actions import candidate_names
 from agentgym_text.testing import garbage_actions
 from agentgym_text.testing.contract import stable_seed
 

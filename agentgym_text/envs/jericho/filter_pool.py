@@ -113,7 +113,7 @@ def _play_chunk(path: str, state, actions: list[str]) -> tuple[Groups, bool, int
 
 def _name_objects(path: str, state) -> tuple[list[str], set[str]]:
     from agentgym_text.envs.jericho.engine import dictionary_of
-    from agentgym_text.envs.jericho.valid_actions import candidate_names
+    from agentgym_text.envs.jericho.object_names import candidate_names
 
     frotz = _emulator(path)
     if path not in _DICTIONARIES:
