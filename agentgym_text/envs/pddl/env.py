@@ -30,63 +30,15 @@ _AGENTBOARD_FORMAT = "one action per step, written as in the valid-action list"
 
 
 class PDDLEnv(TextEnv):
-    """Reach a PDDL goal by typing actions (Blocksworld, Gripper, Barman, Tyreworld).
+    """Reach a PDDL goal by typing actions (Blocksworld, Gripper, Barman, Tyreworld); the family README
+    (``envs/pddl/README.md``) describes both texts, the FIX list and how the text compares with AgentBoard's.
 
-    ``text_format="agentboard"`` (the default) speaks as AgentBoard's PDDL env
-    (:mod:`agentgym_text.envs.pddl.agentboard_text`): the first observation is the state ("B1 is on the table.
-    The b2 is clear. Your arm is empty. ..."), the goal "The goal is to satisfy the following conditions: ...";
-    after a valid action Blocksworld and Gripper show the whole state, Barman and Tyreworld only the facts that
-    became true; actions are AgentBoard's ("Unstack b1 from b2.", "Pick up ball1 at rooma with arm left.",
-    "left grasp shot1.", "Fetch wrench from boot."), read as it reads them (the first word naming an applicable
-    operator, then the object names in order); "look around" shows the whole state, any text containing "check"
-    answers "Valid actions are: ..." (with "check valid actions", and "look around" for Barman and Tyreworld);
-    the two refusals are AgentBoard's ("... Please check valid actions." when nothing is read, "... Please
-    remember to satisfy the restriction of actions. ..." when the action does not change the state); " The goal
-    is satisfied." ends a won episode. ``text_format="clear"`` is this package's own text: a domain introduction,
-    actions in words or operator form ("stack b1 on b2", "stack b1 b2"), what became true and what stopped being
-    true after each action, and refusals that name the false preconditions.
-
-    Differences from AgentBoard's env (tests/test_pddl_words.py replays its own trajectories). Where AgentBoard's
-    behaviour is a bug, this format fixes it and keeps the wording (``agentboard_fixes=False`` restores it):
-
-    - FIX listing: pddlgym leaves every ground action that names an object twice out of the valid actions (and
-      AgentBoard then reads no operator name that only such actions have). Barman's "use hand right to
-      empty-shaker shaker1 with ingredient cocktail3 from level l0 to level l0." (a shaker poured out down to
-      level l0 still holds its cocktail) is then the only way on, yet unlisted and unreadable. Such actions are
-      listed when they change the state (Gripper's "Move from rooma to rooma. " still is not, and, typed,
-      takes no effect as in AgentBoard).
-
-    Not switchable, and the other differences:
-
-    - FIX order: AgentBoard lists actions ("check valid actions") and facts ("look around") in Python set order,
-      which changes from run to run; here both are sorted (same items, same wording).
-    - Template collisions (``clear``, ``holding``, ``free``, ``move`` share one map in AgentBoard) are kept as
-      AgentBoard prints them ("The b1 is clear.", "the-hub1 is free. "): they change wording, not content; so is
-      Barman's "You are holding right. " (its template names the hand only).
-    - Not AgentBoard's: inputs the core answers before the family sees them (empty, huge, non-text, and the help
-      forms "help"/"valid actions", which AgentBoard would refuse), the footer the core adds to the first
-      observation (goal, action format, step budget), and words split by :func:`~agentgym_text.envs.pddl.agentboard_text.word_tokenize` rather than nltk (the same
-      for names; it may differ on exotic punctuation). ``text_format="clear"`` also ends an episode in a proven
-      dead end (see :mod:`agentgym_text.envs.pddl.deadends`); AgentBoard's format plays on, as AgentBoard does.
-
-    ``progress_now`` is the fraction of goal literals true now; ``progress_rate`` is its best value over the
-    states reached by actions (the core credits progress from the first action on, as AgentBoard updates its
-    score only on state-changing steps), so the rewards of an episode sum to its final ``progress_rate``.
-    ``subgoals`` lists the goal literals and ``subgoals_done`` which of them hold now. The expert replans from
-    the current state.
-
-    ``domain`` restricts the shipped tasks to one domain; ``domain`` plus ``problem_file`` plays any problem
-    file of a supported domain (IPC style, in our or AgentBoard's spelling of the domain, e.g. its
-    ``blocksworld-4ops``; ``domain_file`` reads the problem with your own domain file instead). Its task budget is
-    ``max_steps``, else 30 (the id's own limit is 30 too: through ``gym.make`` pass ``max_episode_steps=``).
-
-    Every task has AgentBoard's budget of 30 steps (``max_episode_steps=`` and ``--max-steps`` change it); 11 of
-    the 60 shipped problems need more than 30 steps even on the expert's plan, as some of AgentBoard's do.
-
-    ``agentboard_data`` (else the setting ``AGENTGYM_TEXT_AGENTBOARD_DATA``): AgentBoard's data folder, whose
-    ``pddl/test.jsonl`` labels the 60 shipped problems with its difficulty, line by line in AgentBoard's order
-    (:mod:`agentgym_text.envs.pddl.agentboard_data`); the task set is then in that order. Goals and progress are
-    AgentBoard's with or without it (its PDDL loader reads nothing else); it is refused with ``problem_file``.
+    ``text_format="agentboard"`` (the default) speaks AgentBoard's words (``agentboard_fixes=False`` restores its
+    bugs); ``"clear"`` is this package's own text. ``domain`` restricts the shipped tasks to one domain; with
+    ``problem_file`` (and optionally ``domain_file``) it plays any problem file of a supported domain.
+    ``agentboard_data`` (else ``AGENTGYM_TEXT_AGENTBOARD_DATA``) labels the 60 shipped problems with AgentBoard's
+    difficulty, in its order. Every task has AgentBoard's budget of 30 steps. Progress is the best fraction of goal
+    literals reached; the expert replans from the current state.
 
     >>> env = PDDLEnv()
     >>> obs, info = env.reset(options={"task_id": "pddl-blocksworld-p01"})
