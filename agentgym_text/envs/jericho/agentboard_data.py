@@ -11,20 +11,34 @@ and reads only ``difficulty`` (required) and the subgoal patterns:
 With ``agentboard_fixes`` (FIX-SUBGOALS-K) the alternatives ``subgoals_1``, ``subgoals_2``, ... are each scored by
 AgentBoard's rule and progress is the best of them. The goal and the first observation are not in the file:
 AgentBoard's are prose written into its env code, so ours are kept. Task ids, goals and budgets stay ours.
+
+Its progress rule (``tasks/jericho.py``) reads the patterns: after each game step, the first pattern still open
+that occurs in the flattened reply (both stripped of everything but letters, digits and white space;
+case-sensitive) is credited and closed; at most one per step, in any order; progress = credited / number of
+patterns. With several lists, progress is the best list's.
+
+>>> progress = PatternProgress([["the brass lantern", "Taken."]])
+>>> progress.update("Taken.\\n(the brass lantern)"), progress.update("Taken.")
+(0.5, 1.0)
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from agentgym_text.core.agentboard_data import LabelLine, expect_count, read_task_file
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.jericho.tasks import make_tasks
 
-__all__ = ["TASK_FILE", "agentboard_tasks", "subgoal_lists"]
+__all__ = ["TASK_FILE", "agentboard_tasks", "subgoal_lists", "flatten", "normalise", "PatternProgress"]
 
 TASK_FILE = "jericho"
 _GAME_FIELDS = ("game_name", "game")
+_NOT_ALPHANUMERIC = re.compile(r"[^a-zA-Z0-9\s]")
+_SCORE_NOTE = re.compile(r"\[Your score .*?\]")
+_SPACE_RUNS = re.compile(r" {2,}")
 
 
 def _strings(line: LabelLine, key: str) -> list[str]:
@@ -89,3 +103,51 @@ def agentboard_tasks(folder: Path, fixes: bool) -> TaskSet:
         params = {**task.params, "agentboard": annotation}
         tasks.append(TaskSpec(task.task_id, params, task.goal, line.difficulty, task.max_steps))
     return TaskSet(tasks)
+
+
+def flatten(text: str) -> str:
+    """AgentBoard's ``clean_up_text``: newlines to spaces, runs of spaces to one, "[Your score ...]" removed."""
+    return _SCORE_NOTE.sub("", _SPACE_RUNS.sub(" ", text.replace("\n", " ")))
+
+
+def normalise(text: str) -> str:
+    """AgentBoard's ``match_style`` normal form: letters, digits and white space only."""
+    return _NOT_ALPHANUMERIC.sub("", text)
+
+
+class _PatternScore:
+    """AgentBoard's ``update_reward`` over one list of patterns: one credit per observation at most."""
+
+    def __init__(self, patterns: Sequence[str]):
+        self.total = len(patterns)
+        self.open = [normalise(pattern) for pattern in patterns]
+        self.points = 0
+        self.reward = 0.0
+
+    def update(self, observation: str) -> None:
+        if self.total:
+            text = normalise(observation)
+            for index, pattern in enumerate(self.open):
+                if pattern in text:
+                    self.points += 1
+                    self.reward = max(self.reward, self.points / self.total)
+                    del self.open[index]
+                    break
+
+
+class PatternProgress:
+    """AgentBoard's progress rule over a task's pattern lists (``params["agentboard"]["subgoals"]``)."""
+
+    def __init__(self, lists: Sequence[Sequence[str]]):
+        self._scores = [_PatternScore(patterns) for patterns in lists]
+
+    @property
+    def now(self) -> float:
+        return max(score.reward for score in self._scores)
+
+    def update(self, reply: str) -> float:
+        """Credit the game's raw ``reply`` (flattened as AgentBoard's env does, whatever the text); progress now."""
+        observation = flatten(reply)
+        for score in self._scores:
+            score.update(observation)
+        return self.now
