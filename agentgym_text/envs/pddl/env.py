@@ -48,9 +48,9 @@ class PDDLEnv(TextEnv):
     (True, 1.0)
     """
 
-    cheap_admissible_actions = True
     modes = (AgentBoardMode, ClearMode)
     mode: AgentBoardMode | ClearMode
+    cheap_admissible_actions = True
     action_example = "stack b1 on b2"
 
     def __init__(
