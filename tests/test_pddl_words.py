@@ -249,7 +249,7 @@ def test_fix_listing_offers_barmans_empty_shaker_from_level_l0_to_l0():
             key = env.problem.planner.next_action(env.state_atoms)
             if key[0] == "empty-shaker" and key[-1] == key[-2]:
                 break
-            env.step(env.unwrapped._agentboard.action(key))
+            env.step(env.unwrapped.mode.action_text(env.problem, key))
         text = "use hand right to empty-shaker shaker1 with ingredient cocktail3 from level l0 to level l0."
         assert (text in env.admissible_actions()) is fixes
         obs, _, _, _, info = env.step(text)

@@ -205,7 +205,7 @@ def _mode_option_reads(path: Path) -> list[str]:
     ]
 
 
-NAMED_MODES_ONLY = {"pddl"}
+NAMED_MODES_ONLY: set[str] = set()
 """Families whose env still lists ``text_formats`` and gets core's named modes: they read the choice in their own
 hooks until they have modes of their own. The set only shrinks."""
 

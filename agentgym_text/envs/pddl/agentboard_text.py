@@ -1,4 +1,5 @@
-"""AgentBoard's PDDL wording and action grammar (``text_format="agentboard"``), as its ``pddl_env.py`` does it.
+"""AgentBoard's PDDL text (``text_format="agentboard"``): its wording and action grammar, as its ``pddl_env.py``
+has them, and the text mode the env delegates to (:class:`AgentBoardMode`).
 
 - Facts and actions read through AgentBoard's one name->template map (:data:`PREDICATE_MAP`, duplicate keys
   resolved as Python resolved them there: ``clear`` is Hanoi's "The {} is clear.", ``holding`` and ``free`` are
@@ -9,7 +10,7 @@
   Tyreworld's ``open`` fact as its ``isopen``), so our shipped problems speak as AgentBoard's own would.
 - A state is its facts' texts, each ``str.capitalize()``d, sorted, joined by spaces; after a valid action
   Blocksworld and Gripper show the whole state, Barman and Tyreworld only the facts that became true.
-- Actions are read as AgentBoard reads them (:meth:`AgentBoardText.parse`): lower-cased words; the first word
+- Actions are read as AgentBoard reads them (:meth:`AgentBoardWords.parse`): lower-cased words; the first word
   that names an operator with an applicable ground action now; then every word that names an object, in order,
   cut to the operator's arity.
 
@@ -23,6 +24,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from agentgym_text.core.info import InvalidReason
+from agentgym_text.core.text_env import Outcome, Start
+from agentgym_text.core.text_mode import AgentBoardText
 from agentgym_text.envs.pddl.model import State
 from agentgym_text.envs.pddl.pddl_reader import Atom
 from agentgym_text.envs.pddl.problem_files import LoadedProblem
@@ -32,10 +36,10 @@ __all__ = [
     "AGENTBOARD_NAMES",
     "NOT_VALID",
     "NO_EFFECT",
-    "GOAL_SATISFIED",
     "ADDED_FACTS_DOMAINS",
     "word_tokenize",
-    "AgentBoardText",
+    "AgentBoardWords",
+    "AgentBoardMode",
 ]
 
 PREDICATE_MAP: dict[str, str] = {
@@ -136,7 +140,6 @@ NO_EFFECT = (
     "The action is not valid and therefore takes no effect. Please remember to satisfy the restriction of "
     "actions. You can also check valid actions."
 )
-GOAL_SATISFIED = " The goal is satisfied."
 ADDED_FACTS_DOMAINS = frozenset({"barman", "tyreworld"})
 """Domains whose observation after a valid action lists only the facts that became true (AgentBoard's choice)."""
 
@@ -161,7 +164,7 @@ def word_tokenize(text: str) -> list[str]:
     return tokens
 
 
-class AgentBoardText:
+class AgentBoardWords:
     """AgentBoard's text for one loaded problem: facts, states, goal, action listing, help answer, parsing."""
 
     def __init__(self, problem: LoadedProblem, fixes: bool = True):
@@ -261,3 +264,58 @@ class AgentBoardText:
         if len(objects) < arity:
             return None
         return (operator, *objects[:arity])
+
+
+class AgentBoardMode(AgentBoardText):
+    """AgentBoard's words for the env's problem and state; ``fixes`` lists the actions pddlgym leaves out when they
+    change the state (FIX listing in the family README). Invalid actions take no effect and a dead end plays on."""
+
+    action_format = "one action per step, written as in the valid-action list"
+
+    def __init__(self, fixes: bool = True):
+        super().__init__(fixes)
+        self._words: AgentBoardWords | None = None
+
+    def words(self, problem: LoadedProblem) -> AgentBoardWords:
+        """AgentBoard's words for ``problem``, made once per loaded problem (they cache its texts)."""
+        if self._words is None or self._words.problem is not problem:
+            self._words = AgentBoardWords(problem, self.fixes)
+        return self._words
+
+    def start(self, problem: LoadedProblem, state: State) -> Start:
+        words = self.words(problem)
+        return Start(observation=words.facts_text(state), goal=words.goal(problem.ground.goal))
+
+    def action_example(self, problem: LoadedProblem, state: State) -> str | None:
+        return self.actions(problem, state)[0]
+
+    def read_action(self, problem: LoadedProblem, state: State, text: str) -> tuple[str, ...] | Outcome:
+        """The ground action key read from ``text``, or the answer when it names none (help, look, not valid)."""
+        lowered = text.lower()
+        if "check" in lowered:
+            return Outcome(observation=self.help_text(problem, state), changed=False)
+        if "look around" in lowered:
+            return Outcome(observation=self.words(problem).facts_text(state), changed=False)
+        key = self.words(problem).parse(text, state)
+        return Outcome.invalid(NOT_VALID, InvalidReason.UNKNOWN_ACTION) if key is None else key
+
+    def refusal(
+        self, problem: LoadedProblem, state: State, key: tuple[str, ...], after: State | None
+    ) -> Outcome | None:
+        """AgentBoard refuses an action that leaves the state as it is, applicable or not (``after``: None)."""
+        return Outcome.invalid(NO_EFFECT, InvalidReason.PRECONDITION) if after is None or after == state else None
+
+    def after_action(self, problem: LoadedProblem, key: tuple[str, ...], before: State, after: State) -> str:
+        return self.words(problem).after_action(before, after)
+
+    def dead_end(self, problem: LoadedProblem, state: State) -> str | None:
+        return None
+
+    def actions(self, problem: LoadedProblem, state: State) -> list[str]:
+        return [action.strip() for action in self.words(problem).listing(state)]
+
+    def help_text(self, problem: LoadedProblem, state: State) -> str:
+        return self.words(problem).help_text(state)
+
+    def action_text(self, problem: LoadedProblem, key: tuple[str, ...]) -> str:
+        return self.words(problem).action(key).strip()

@@ -6,17 +6,15 @@ import os
 from pathlib import Path
 
 from agentgym_text.core.agentboard_data import AgentBoardDataError, data_folder
-from agentgym_text.core.info import FinishReason, InvalidReason
+from agentgym_text.core.info import FinishReason
 from agentgym_text.core.progress import Progress, match_score
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
-from agentgym_text.core.text_mode import AGENTBOARD
-from agentgym_text.envs.pddl.actions import ParseFailure, normalise
 from agentgym_text.envs.pddl.agentboard_data import agentboard_tasks
-from agentgym_text.envs.pddl.agentboard_text import GOAL_SATISFIED, NO_EFFECT, NOT_VALID, AgentBoardText
-from agentgym_text.envs.pddl.deadends import proven_dead_end
+from agentgym_text.envs.pddl.agentboard_text import AgentBoardMode
+from agentgym_text.envs.pddl.clear_text import LOOK_ACTIONS, ClearMode
 from agentgym_text.envs.pddl.domain_texts import canonical_domain
-from agentgym_text.envs.pddl.expert import expert_action, expert_key
+from agentgym_text.envs.pddl.expert import expert_key
 from agentgym_text.envs.pddl.model import State
 from agentgym_text.envs.pddl.problem_files import PROBLEM_DIR, LoadedProblem, load
 from agentgym_text.envs.pddl.registration import FAMILY, MAX_STEPS
@@ -24,17 +22,17 @@ from agentgym_text.envs.pddl.tasks import shipped_tasks
 
 __all__ = ["PDDLEnv", "LOOK_ACTIONS"]
 
-LOOK_ACTIONS = frozenset({"look around", "look", "look at the state", "observe", "state"})
-
-_AGENTBOARD_FORMAT = "one action per step, written as in the valid-action list"
+GOAL_SATISFIED = " The goal is satisfied."
+"""Both texts end a won episode with it."""
 
 
 class PDDLEnv(TextEnv):
     """Reach a PDDL goal by typing actions (Blocksworld, Gripper, Barman, Tyreworld); the family README
     (``envs/pddl/README.md``) describes both texts, the FIX list and how the text compares with AgentBoard's.
 
-    ``text_format="agentboard"`` (the default) speaks AgentBoard's words (``agentboard_fixes=False`` restores its
-    bugs); ``"clear"`` is this package's own text. ``domain`` restricts the shipped tasks to one domain; with
+    Its texts (``modes``): AgentBoard's words (``agentboard_text.AgentBoardMode``, the default;
+    ``agentboard_fixes=False`` restores its bugs) and this package's own (``clear_text.ClearMode``,
+    ``text_format="clear"``); the env keeps problem and state and asks its mode for the words. ``domain`` restricts the shipped tasks to one domain; with
     ``problem_file`` (and optionally ``domain_file``) it plays any problem file of a supported domain.
     ``agentboard_data`` (else ``AGENTGYM_TEXT_AGENTBOARD_DATA``) labels the 60 shipped problems with AgentBoard's
     difficulty, in its order. Every task has AgentBoard's budget of 30 steps. Progress is the best fraction of goal
@@ -50,9 +48,9 @@ class PDDLEnv(TextEnv):
     (True, 1.0)
     """
 
+    modes = (AgentBoardMode, ClearMode)
+    mode: AgentBoardMode | ClearMode
     cheap_admissible_actions = True
-    text_formats = (AGENTBOARD, "clear")
-    action_format = "one action per step, in words or in operator form (the PDDL name, then its arguments)"
     action_example = "stack b1 on b2"
 
     def __init__(
@@ -79,10 +77,8 @@ class PDDLEnv(TextEnv):
             folder = data_folder(agentboard_data)
             tasks = shipped_tasks(domain) if folder is None else agentboard_tasks(folder, domain)
         super().__init__(tasks, **kwargs)
-        if self.text_format == AGENTBOARD:
-            self.action_format = _AGENTBOARD_FORMAT
+        self.action_format = self.mode.action_format
         self._problem: LoadedProblem | None = None
-        self._agentboard: AgentBoardText | None = None
         self._state: State = frozenset()
 
     @staticmethod
@@ -113,85 +109,27 @@ class PDDLEnv(TextEnv):
             task.params["domain"], path if path.is_absolute() else PROBLEM_DIR / path, task.params.get("domain_file")
         )
         self._state = self._problem.ground.init
-        if self.text_format == AGENTBOARD:
-            self._agentboard = AgentBoardText(self._problem, self.agentboard_fixes)
-            listing = self._agentboard.listing(self._state)
-            self.action_example = listing[0].strip()
-            return Start(
-                observation=self._agentboard.facts_text(self._state),
-                goal=self._agentboard.goal(self._problem.ground.goal),
-            )
-        self._agentboard = None
-        renderer = self._problem.renderer
-        goal = renderer.goal(self._problem.ground.goal)
-        applicable = self._admissible_actions()
         # an instance attribute: the core's first-observation footer quotes an action of this very problem
-        self.action_example = applicable[0] if applicable else type(self).action_example
-        observation = (
-            f"{renderer.text.title}. {renderer.text.intro}\n"
-            f"Objects: {', '.join(sorted(self._problem.ground.objects))}.\n"
-            f"The current state: {renderer.facts_text(self._state)}\n"
-            f"{goal}\n"
-            "'look around' shows the whole state again."
-        )
-        return Start(observation=observation, goal=goal)
+        self.action_example = self.mode.action_example(self._problem, self._state) or type(self).action_example
+        return self.mode.start(self._problem, self._state)
 
     def _act(self, action: str) -> Outcome:
-        if self._agentboard is not None:
-            return self._act_agentboard(action)
-        problem = self._require_problem()
-        if normalise(action) in LOOK_ACTIONS:
-            return Outcome(observation="The current state: " + problem.renderer.facts_text(self._state), changed=False)
-        parsed = problem.parser.parse(action)
-        if isinstance(parsed, ParseFailure):
-            return Outcome.invalid(
-                parsed.message + " Type 'check valid actions' to list the actions you can take now.", parsed.reason
-            )
-        text = problem.renderer.action(parsed.key)
-        ground = problem.ground.by_key.get(parsed.key)
-        if ground is None or not ground.applicable(self._state):
-            failed = problem.ground.failed_preconditions(parsed.operator, parsed.args, self._state)
-            missing = " ".join(problem.renderer.fact(atom) + "." for atom in failed) or "(its preconditions)"
-            return Outcome.invalid(
-                f"You cannot {text} now. It needs these facts, which are not true: {missing} Nothing changed.",
-                InvalidReason.PRECONDITION,
-            )
-        before = self._state
-        self._state = ground.apply(before)
-        added, removed = self._state - before, before - self._state
-        parts = [f"You {text}."]
-        parts.append("Now true: " + (problem.renderer.facts_text(added) or "nothing new."))
-        if removed:
-            parts.append("No longer true: " + problem.renderer.facts_text(removed))
-        if problem.ground.is_goal(self._state):
-            parts.append("The goal is satisfied.")
-            return Outcome(observation=" ".join(parts), terminated=True, success=True)
-        if proven_dead_end(problem.domain_key, problem.ground, self._state):
-            parts.append(
-                "No sequence of actions can reach the goal from this state any more (a dead end), so the "
-                "episode is over."
-            )
-            return Outcome(observation=" ".join(parts), terminated=True, finish_reason=FinishReason.FAILURE.value)
-        return Outcome(observation=" ".join(parts))
-
-    def _act_agentboard(self, action: str) -> Outcome:
-        text, lowered = self._agentboard, action.lower()
-        if "check" in lowered:
-            return Outcome(observation=text.help_text(self._state), changed=False)
-        if "look around" in lowered:
-            return Outcome(observation=text.facts_text(self._state), changed=False)
-        key = text.parse(action, self._state)
-        if key is None:
-            return Outcome.invalid(NOT_VALID, InvalidReason.UNKNOWN_ACTION)
-        problem = self._require_problem()
+        problem, before = self._require_problem(), self._state
+        key = self.mode.read_action(problem, before, action)
+        if isinstance(key, Outcome):
+            return key
         ground = problem.ground.by_key.get(key)
-        after = ground.apply(self._state) if ground is not None and ground.applicable(self._state) else self._state
-        if after == self._state:
-            return Outcome.invalid(NO_EFFECT, InvalidReason.PRECONDITION)
-        before, self._state = self._state, after
-        observation = text.after_action(before, after)
+        after = ground.apply(before) if ground is not None and ground.applicable(before) else None
+        refusal = self.mode.refusal(problem, before, key, after)
+        if refusal is not None:
+            return refusal
+        self._state = after
+        observation = self.mode.after_action(problem, key, before, after)
         if problem.ground.is_goal(after):
             return Outcome(observation=observation + GOAL_SATISFIED, terminated=True, success=True)
+        dead_end = self.mode.dead_end(problem, after)
+        if dead_end is not None:
+            return Outcome(f"{observation} {dead_end}", terminated=True, finish_reason=FinishReason.FAILURE.value)
         return Outcome(observation=observation)
 
     def _progress(self) -> Progress:
@@ -204,26 +142,15 @@ class PDDLEnv(TextEnv):
         )
 
     def _admissible_actions(self) -> list[str]:
-        if self._agentboard is not None:
-            return [action.strip() for action in self._agentboard.listing(self._state)]
-        problem = self._require_problem()
-        return sorted(problem.renderer.action(a.key) for a in problem.ground.applicable(self._state))
+        return self.mode.actions(self._require_problem(), self._state)
 
     def _help_text(self) -> str:
-        if self._agentboard is not None:
-            return self._agentboard.help_text(self._state)
-        actions = self._admissible_actions()
-        listing = ", ".join(actions) if actions else "none (no action applies in this state)"
-        return (
-            f"Valid actions are: {listing}. You can also type 'look around' or 'check valid actions'. "
-            "Operator forms such as 'stack b1 b2' work too."
-        )
+        return self.mode.help_text(self._require_problem(), self._state)
 
     def _expert_action(self) -> str | None:
-        if self._agentboard is not None:
-            key = expert_key(self._require_problem(), self._state)
-            return key if key is None or isinstance(key, str) else self._agentboard.action(key).strip()
-        return expert_action(self._require_problem(), self._state)
+        problem = self._require_problem()
+        key = expert_key(problem, self._state)
+        return key if key is None or isinstance(key, str) else self.mode.action_text(problem, key)
 
     # ---- public extras -----------------------------------------------------------------------------
     @property
