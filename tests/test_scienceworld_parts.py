@@ -160,28 +160,3 @@ def test_importing_the_package_and_making_the_env_starts_no_jvm():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "0"
-
-
-def test_only_the_text_modes_know_which_text_is_spoken():
-    """Outside ``agentboard_text.py`` and ``clear_text.py`` no module of the family reads ``text_format`` or
-    ``agentboard_fixes``, nor asks which mode the env has: the env delegates to ``self.mode``."""
-    import ast
-    from pathlib import Path
-
-    import agentgym_text.envs.scienceworld as family
-
-    asked = {"text_format", "agentboard_fixes", "_agentboard"}
-    found = []
-    for path in sorted(Path(family.__file__).parent.glob("*.py")):
-        if path.stem in ("agentboard_text", "clear_text"):
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Attribute) and node.attr in asked:
-                found.append(f"{path.name}:{node.lineno} .{node.attr}")
-            if (
-                isinstance(node, ast.Call)
-                and getattr(node.func, "id", "") == "isinstance"
-                and "mode" in ast.unparse(node)
-            ):
-                found.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
-    assert found == []

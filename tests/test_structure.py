@@ -2,7 +2,6 @@
 new-family recipe of CONTRIBUTING.md followed by a family written here."""
 
 import ast
-import importlib
 import re
 import shutil
 import subprocess
@@ -205,32 +204,10 @@ def _mode_option_reads(path: Path) -> list[str]:
     ]
 
 
-NAMED_MODES_ONLY: set[str] = set()
-"""Families whose env still lists ``text_formats`` and gets core's named modes: they read the choice in their own
-hooks until they have modes of their own. The set only shrinks."""
-
-
-def _classes(family) -> list[type]:
-    return [getattr(importlib.import_module(module), name) for module, name in
-            (spec.entry_point.split(":") for spec in family.ids)]  # fmt: skip
-
-
-def _on_named_modes(family) -> bool:
-    return any(mode.__module__.startswith("agentgym_text.core.") for cls in _classes(family) for mode in cls.modes)
-
-
-def test_only_the_listed_families_still_use_core_s_named_modes():
-    assert {family.name for family in families() if _on_named_modes(family)} <= NAMED_MODES_ONLY
-
-
-@pytest.mark.parametrize(
-    "family", [f for f in families() if f.name not in NAMED_MODES_ONLY], ids=lambda family: family.name
-)
+@pytest.mark.parametrize("family", families(), ids=lambda family: family.name)
 def test_no_family_reads_its_text_format_outside_its_modes(family):
     """``text_format`` and ``agentboard_fixes`` are read by core, which makes ``self.mode``; a family's modules other
-    than its text modes (``<format>_text``) never read them. Families still on core's named modes are left out until
-    they have modes of their own."""
-    assert not _on_named_modes(family)
+    than its text modes (``<format>_text``) never read them."""
     folder = PACKAGE / "envs" / family.name
     text_roles = {f"{text_format}_text" for text_format in family.text_formats}
     found = [

@@ -5,7 +5,18 @@ import pickle
 
 import pytest
 
-from agentgym_text.core import ActionError, InvalidReason, Outcome, Progress, Start, TaskSet, TaskSpec, TextEnv
+from agentgym_text.core import (
+    ActionError,
+    AgentBoardText,
+    InvalidReason,
+    Outcome,
+    Progress,
+    Start,
+    TaskSet,
+    TaskSpec,
+    TextEnv,
+    TextMode,
+)
 
 
 class _Counter(TextEnv):
@@ -40,8 +51,12 @@ class _Counter(TextEnv):
         return "add"
 
 
+class _OurWords(TextMode):
+    name = "clear"
+
+
 class _TwoTexts(_Counter):
-    text_formats = ("agentboard", "clear")
+    modes = (AgentBoardText, _OurWords)
 
 
 def test_an_action_error_in_act_is_an_invalid_step_with_its_reason_and_message():

@@ -21,7 +21,7 @@ from agentgym_text.core.function_tools import FunctionTool, written_call
 from agentgym_text.core.info import HELP_ACTION, TOOL_HELP_ACTION, FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
-from agentgym_text.core.text_mode import AgentBoardText, TextMode, make_mode
+from agentgym_text.core.text_mode import TextMode, make_mode
 from agentgym_text.core.text_space import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, UTF8Text
 
 __all__ = ["TextEnv", "Start", "Outcome", "ENGINE_ERROR", "RESET_OPTIONS"]
@@ -136,8 +136,6 @@ class TextEnv(gym.Env[str, str]):
         super().__init_subclass__(**kwargs)
         if "modes" in cls.__dict__:
             cls.text_formats = tuple(mode.name for mode in cls.modes)
-        elif "text_formats" in cls.__dict__:
-            cls.modes = tuple(_named_mode(name) for name in cls.text_formats)
 
     def __init__(
         self,
@@ -436,8 +434,3 @@ class TextEnv(gym.Env[str, str]):
             "max_steps": self.step_budget,
             "admissible_actions": self.admissible_actions() if self._list_admissible else [],
         }
-
-
-def _named_mode(name: str) -> type[TextMode]:
-    base = AgentBoardText if name == AgentBoardText.name else TextMode
-    return type(f"{name.title().replace('_', '')}Text", (base,), {"name": name})
