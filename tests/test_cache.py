@@ -4,12 +4,12 @@ damaged entry is built again."""
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from agentgym_text.core.cache import build_cached
+from tests.support.cache_builds import slow_build
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,25 +18,13 @@ WORKER = """
 import sys, time
 from pathlib import Path
 from agentgym_text.core.cache import build_cached
-from tests.test_cache import slow_build
+from tests.support.cache_builds import slow_build
 folder, index, count = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 (folder / f"ready-{index}").touch()
 while len(list(folder.glob("ready-*"))) < count:
     time.sleep(0.01)
 print(build_cached("demo", "processes", slow_build(folder / "builds.log"), quiet=True))
 """
-
-
-def slow_build(log: Path):
-    """A build that logs each run and takes long enough for the others to arrive while it runs."""
-
-    def build(folder: Path) -> None:
-        with log.open("a") as handle:
-            handle.write("built\n")
-        time.sleep(0.3)
-        (folder / "data.txt").write_text("data")
-
-    return build
 
 
 @pytest.fixture

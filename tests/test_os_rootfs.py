@@ -14,7 +14,7 @@ from agentgym_text.envs.os.bwrap import SandboxUnavailable
 from agentgym_text.envs.os.rootfs import SUBID_COUNT, rootfs_dir, rootfs_problem, subid_base
 from agentgym_text.envs.os.sandbox import Sandbox, SandboxLimits
 from agentgym_text.envs.os.userns import ROOTFS
-from tests.test_os_sandbox import _descendants
+from tests.support.processes import descendants
 
 pytestmark = pytest.mark.skipif(rootfs_problem() is not None, reason=str(rootfs_problem()))
 
@@ -56,7 +56,7 @@ def test_the_sandbox_root_is_an_unprivileged_uid_on_the_host(box):
     box.run("sleep 60 &")
     base = subid_base()
     assert base is not None
-    for pid in _descendants(box.pid):
+    for pid in descendants(box.pid):
         uid = int(
             next(
                 line for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("Uid:")

@@ -15,36 +15,12 @@ from agentgym_text.envs.os.bwrap import BWRAP
 from agentgym_text.envs.os.rootfs import rootfs_problem
 from agentgym_text.envs.os.sandbox import Sandbox, SandboxLimits, SandboxUnavailable, sandbox_problem
 from agentgym_text.envs.os.userns import ROOTFS
+from tests.support.processes import alive, descendants
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 needs_bwrap = pytest.mark.skipif(sandbox_problem() is not None, reason=str(sandbox_problem()))
 needs_rootfs = pytest.mark.skipif(rootfs_problem() is not None, reason=str(rootfs_problem()))
 RUNTIMES = [pytest.param(BWRAP, marks=needs_bwrap, id="bwrap"), pytest.param(ROOTFS, marks=needs_rootfs, id="rootfs")]
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
-
-
-def _descendants(pid: int) -> set[int]:
-    """Live (not zombie) host PIDs below ``pid``, from the parent fields of /proc/*/stat."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] not in ("Z", "X"):
-                parents[int(entry)] = int(fields[1])
-    found, frontier = set(), {pid}
-    while frontier:
-        frontier = {child for child, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
 
 
 @pytest.fixture(params=RUNTIMES)
@@ -150,7 +126,7 @@ def test_fork_bomb_is_bounded_and_cleaned_up(box):
     box.checks([], after_step=True)
     elapsed = time.monotonic() - start
     assert elapsed < 30, f"the fork bomb was stopped only after {elapsed:.0f} s"
-    assert len(_descendants(box.pid)) <= 4  # keeper, the shell's restart loop, the shell (and bwrap's own)
+    assert len(descendants(box.pid)) <= 4  # keeper, the shell's restart loop, the shell (and bwrap's own)
     assert box.run("echo still alive").output.strip() == "still alive"
 
 
@@ -187,10 +163,10 @@ def test_background_processes_do_not_outlive_their_command(box):
 def test_close_leaves_no_process(runtime):
     sandbox = Sandbox("echo hi > /tmp/x", runtime=runtime)
     sandbox.run("sleep 100 &")
-    pid, below = sandbox.pid, _descendants(sandbox.pid)
+    pid, below = sandbox.pid, descendants(sandbox.pid)
     assert below
     sandbox.close()
     deadline = time.monotonic() + 10
-    while any(_alive(p) for p in below | {pid}) and time.monotonic() < deadline:
+    while any(alive(p) for p in below | {pid}) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(_alive(p) for p in below | {pid}), [p for p in below | {pid} if _alive(p)]
+    assert not any(alive(p) for p in below | {pid}), [p for p in below | {pid} if alive(p)]

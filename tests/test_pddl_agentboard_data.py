@@ -19,7 +19,7 @@ from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError
 from agentgym_text.envs.pddl.agentboard_data import agentboard_order
 from agentgym_text.envs.pddl.tasks import shipped_tasks
 from tests.support.agentboard_fixtures import write_task_file
-from tests.test_pddl_words import RECORDER
+from tests.support.pddl_recorder import RECORDER
 
 ENV_ID = "AgentBoard/PDDL-v0"
 RECORDED = Path(__file__).resolve().parent / "reference" / "pddl_agentboard_progress.json"

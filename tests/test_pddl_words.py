@@ -11,9 +11,7 @@ copy of our env at the same state.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-import sys
 from collections import Counter
 from functools import cache, lru_cache
 from pathlib import Path
@@ -22,6 +20,7 @@ import pytest
 
 from agentgym_text.envs.pddl.agentboard_text import NO_EFFECT, NOT_VALID, word_tokenize
 from agentgym_text.envs.pddl.env import PDDLEnv
+from tests.support.pddl_recorder import RECORDER
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "pddl_agentboard.json"
 REFERENCE_OURS = REFERENCE.with_name("pddl_agentboard_ours.json")
@@ -31,22 +30,6 @@ OUR_PROBLEMS = json.loads(REFERENCE_OURS.read_text())["episodes"]
 """Our 60 shipped problems, played in AgentBoard's env (each episode names its task id)."""
 EPISODES = THEIR_PROBLEMS + OUR_PROBLEMS
 EXTRA_COMMANDS = {"barman": ["check valid actions", "look around"], "tyreworld": ["check valid actions", "look around"]}
-
-
-def _recorder():
-    """tests/reference/record_pddl.py (its probe forms and outcome codes; it imports only the standard library)."""
-    folder = REFERENCE.parent
-    sys.path.insert(0, str(folder))
-    try:
-        spec = importlib.util.spec_from_file_location("record_pddl", folder / "record_pddl.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(folder))
-    return module
-
-
-RECORDER = _recorder()
 
 
 def norm(text: str) -> str:

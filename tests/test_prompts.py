@@ -8,7 +8,7 @@ import agentgym_text
 from agentgym_text.agents.prompts import PROMPT_FILE, load_prompt, prompt_variants
 from agentgym_text.agents.prompts.examples import parse_example, replay_example
 from tests.conftest import ENTRIES, USABLE_ENV_IDS
-from tests.test_structure import FAMILIES
+from tests.support.tree import FAMILIES
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda p: p.name)

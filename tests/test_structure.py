@@ -10,12 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import agentgym_text
 from agentgym_text.core.registry import families
 from tests.support.layering import LAYERS, ROOT, import_cycles, unit_edges, wrong_way_imports
+from tests.support.tree import FAMILIES, PACKAGE
 
-PACKAGE = Path(agentgym_text.__file__).parent
-FAMILIES = sorted(p for p in (PACKAGE / "envs").iterdir() if (p / "registration.py").is_file())
 ROLE_FILES = ("env.py", "registration.py", "tasks.py", "expert.py", "prompt.json")
 OTHER_NAMES_FOR_ROLES = {
     "commands.py",

@@ -13,32 +13,10 @@ import agentgym_text  # noqa: F401
 from agentgym_text.core.agentboard_data import SETTING, AgentBoardDataError
 from agentgym_text.envs.webarena.progress import ProgressTracker
 from agentgym_text.envs.webarena.tasks import TASKS_FILE
-from tests.support.agentboard_fixtures import write_task_file
+from tests.support.agentboard_fixtures import WEBARENA_INFO_FIELDS, webarena_line, write_task_file
 
 ENV_ID = "AgentBoard/WebArena-v0"
 SITES = {"shopping": "http://127.0.0.1:9"}  # never contacted: the tests below make envs, they do not reset them
-INFO_FIELDS = (
-    "sites",
-    "require_login",
-    "storage_state",
-    "start_url",
-    "geolocation",
-    "intent_template",
-    "instantiation_dict",
-    "require_reset",
-    "eval",
-    "intent_template_id",
-)
-
-
-def to_line(config: dict, difficulty: str) -> dict:
-    """A WebArena config in the shape of a line of AgentBoard's webarena/test.jsonl."""
-    return {
-        "goal": config["intent"],
-        "original_task_id": config["task_id"],
-        "difficulty": difficulty,
-        "additional_info": {name: config.get(name) for name in INFO_FIELDS},
-    }
 
 
 def _label(k: int) -> str:
@@ -49,7 +27,7 @@ def shipped_lines() -> list[dict]:
     """245 lines made from our shipped configs, with task ids 1000 + k (other instances than ours)."""
     lines = []
     for k, config in enumerate(json.loads(TASKS_FILE.read_text())):
-        line = to_line(config, _label(k))
+        line = webarena_line(config, _label(k))
         line["original_task_id"] = 1000 + k
         lines.append(line)
     return lines
@@ -77,7 +55,7 @@ def test_lines_become_webarena_configs_with_the_files_goal_difficulty_and_ids(fo
     assert [t.goal for t in tasks] == [line["goal"] for line in lines]
     first = tasks[0].params
     assert first["intent"] == lines[0]["goal"] and first["task_id"] == 1000
-    assert all(first[name] == lines[0]["additional_info"][name] for name in INFO_FIELDS)
+    assert all(first[name] == lines[0]["additional_info"][name] for name in WEBARENA_INFO_FIELDS)
     assert "gold" not in first and "progress" not in first  # our extensions are not AgentBoard's
 
 
@@ -241,8 +219,8 @@ def test_fixes_off_episode_on_a_deployment_scores_and_stops_as_agentboard(tmp_pa
     except ImportError as error:
         pytest.skip(str(error))
     from agentgym_text.envs.webarena.env import WebArenaEnv
-    from tests.test_webarena import TinyShop
-    from tests.test_webarena import _config as tiny_config
+    from tests.support.tiny_shop import TinyShop
+    from tests.support.tiny_shop import shop_config as tiny_config
 
     targets = [
         {"url": "last", "locator": "", "required_contents": {"must_include": ["Blue Shoes", "Price: 31 |OR| $30.00"]}},
@@ -270,7 +248,7 @@ def test_fixes_off_episode_on_a_deployment_scores_and_stops_as_agentboard(tmp_pa
         [],
         {"eval_types": ["url_match"], "reference_url": "__SHOPPING__/orders", "program_html": []},
     )
-    lines = [to_line(product, "hard"), to_line(orders, "easy"), *shipped_lines()[2:]]
+    lines = [webarena_line(product, "hard"), webarena_line(orders, "easy"), *shipped_lines()[2:]]
     write_task_file(tmp_path, "webarena", lines)
     shop = TinyShop(tmp_path)
     env = WebArenaEnv(sites={"shopping": shop.url}, agentboard_data=str(tmp_path), agentboard_fixes=False)

@@ -26,8 +26,7 @@ from agentgym_text.envs.webarena.env import WebArenaEnv  # noqa: E402
 from agentgym_text.envs.webarena.expert import resolve_step  # noqa: E402
 from agentgym_text.envs.webarena.sites import SiteServer  # noqa: E402
 from agentgym_text.envs.webarena.tasks import TASKS_FILE  # noqa: E402
-from tests.support.agentboard_fixtures import write_task_file  # noqa: E402
-from tests.test_webarena_agentboard_data import to_line  # noqa: E402
+from tests.support.agentboard_fixtures import webarena_line, write_task_file  # noqa: E402
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "webarena_agentboard.json"
 EPISODES = json.loads(REFERENCE.read_text())["episodes"]
@@ -37,7 +36,7 @@ def annotation_lines() -> list[dict]:
     """Our 245 shipped configs as AgentBoard's lines, as the recorder gave them to AgentBoard's env."""
     lines = []
     for config in json.loads(TASKS_FILE.read_text()):
-        line = to_line({**config, "storage_state": None, "require_login": False}, "easy")
+        line = webarena_line({**config, "storage_state": None, "require_login": False}, "easy")
         lines.append(line)
     return lines
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["write_task_file"]
+__all__ = ["write_task_file", "webarena_line", "WEBARENA_INFO_FIELDS"]
 
 
 def write_task_file(folder: Path, task: str, lines: Iterable[Mapping[str, Any] | str]) -> Path:
@@ -18,3 +18,27 @@ def write_task_file(folder: Path, task: str, lines: Iterable[Mapping[str, Any] |
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines))
     return folder
+
+
+WEBARENA_INFO_FIELDS = (
+    "sites",
+    "require_login",
+    "storage_state",
+    "start_url",
+    "geolocation",
+    "intent_template",
+    "instantiation_dict",
+    "require_reset",
+    "eval",
+    "intent_template_id",
+)
+
+
+def webarena_line(config: dict, difficulty: str) -> dict:
+    """A WebArena config in the shape of a line of AgentBoard's webarena/test.jsonl."""
+    return {
+        "goal": config["intent"],
+        "original_task_id": config["task_id"],
+        "difficulty": difficulty,
+        "additional_info": {name: config.get(name) for name in WEBARENA_INFO_FIELDS},
+    }
