@@ -74,6 +74,25 @@ class Agent:
         """One decision per turn, in order; all turns belong to different sub-envs of one vector env."""
         raise NotImplementedError
 
+    def observe(self, turn: Turn) -> str | None:
+        """Called after each step with the env's answer; returns the text the agent's model sees for it when that
+        differs from the observation (a protocol's wording), else None. Recorded in the step's row."""
+        return None
+
+    def end_episode(self, turn: Turn) -> None:
+        """Called once when an episode ends (for any reason), with its last turn."""
+
+    def check_envs(self, env_ids: Sequence[str]) -> None:
+        """Raise ``ValueError`` naming the env ids this agent cannot play (before anything is played)."""
+
+    def max_steps(self, env_id: str) -> int | None:
+        """The step budget this agent's protocol sets for ``env_id`` (None: the env's own)."""
+        return None
+
+    def env_kwargs(self, env_id: str) -> dict[str, Any]:
+        """Constructor kwargs ``env_id`` needs for this agent (e.g. the text its protocol reads)."""
+        return {}
+
     def describe(self) -> dict[str, Any]:
         """JSON-able settings recorded in ``run.json``."""
         return {"agent": self.name}

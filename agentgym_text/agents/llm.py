@@ -10,27 +10,29 @@ run, on an endpoint that cannot serve it.
 
 from __future__ import annotations
 
-import functools
 import logging
 import random as _random
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import gymnasium as gym
 
 from agentgym_text.agents.base import Agent, Decision, Turn
 from agentgym_text.agents.llm_config import LLMConfig
-from agentgym_text.agents.parsing import parse_reply
-from agentgym_text.agents.prompts import build_messages, load_prompt
+from agentgym_text.agents.protocols import AgentProtocol, Dialogue, Opening, Reading, Request
 from agentgym_text.core.info import FinishReason
-from agentgym_text.core.registry import reads_whole_replies
-from agentgym_text.wrappers.history import HistoryWindow, approximate_tokens
 
 __all__ = ["LLMAgent", "AgentUnavailable", "is_context_error", "RETRY_STATUS"]
 
 logger = logging.getLogger(__name__)
+
+MAX_REQUESTS_PER_STEP = 8
+"""Requests in one step when the protocol keeps asking (ReAct thoughts); the step then has no action."""
+CONTEXT_LIMIT = FinishReason.CONTEXT_LIMIT.value
 
 RETRY_STATUS = frozenset({408, 409, 429})
 """HTTP statuses retried besides every 5xx."""
@@ -80,13 +82,14 @@ class AgentUnavailable(RuntimeError):
 
 class LLMAgent(Agent):
     """Chat-completions agent configured by an ``LLMConfig`` (style "vanilla": action only; "react": thought, then
-    action).
+    action), speaking an agent protocol (``protocol=``: a name or an ``AgentProtocol``; default the config's).
 
-    The prompt is the family's system prompt, instruction and one example (``prompt.json`` in the family's
-    folder), the goal, then the ``HistoryWindow`` of recent turns cut to ``history_tokens``. With
-    ``context_window`` set, a prompt that would not fit ends the episode before it is sent. ``preflight()``
-    checks the endpoint with one cheap request before a run; a turn whose retries are exhausted ends its
-    episode with ``finish_reason="agent_error"`` (the runner replays such episodes on the next run).
+    Under this package's protocol ("ours") the prompt is the family's system prompt, instruction and one example
+    (``prompt.json`` in the family's folder), the goal, then the ``HistoryWindow`` of recent turns cut to
+    ``history_tokens``; under "agentboard" and "agentbench" it is what the originals' harnesses send
+    (``agents.protocols``). A request that does not fit ``context_window`` ends the episode before it is sent.
+    ``preflight()`` checks the endpoint with one cheap request before a run; a turn whose retries are exhausted ends
+    its episode with ``finish_reason="agent_error"`` (the runner replays such episodes on the next run).
     """
 
     name = "openai"
@@ -100,10 +103,16 @@ class LLMAgent(Agent):
         concurrency: int = 32,
         client: Any = None,
         sleep: Callable[[float], None] = time.sleep,
+        protocol: str | AgentProtocol | None = None,
     ):
         if not config.model:
             raise ValueError("the LLM agent needs a model name (--model)")
+        if isinstance(protocol, str):
+            config = replace(config, protocol=protocol)
         self.config = config
+        self.protocol = protocol if isinstance(protocol, AgentProtocol) else config.make_protocol()
+        self._dialogues: dict[tuple[int, str], Dialogue] = {}
+        self._dialogues_lock = threading.Lock()
         self.backoff_s = backoff_s
         self.max_backoff_s = max_backoff_s
         self.concurrency = max(1, concurrency)
@@ -168,10 +177,43 @@ class LLMAgent(Agent):
             ) from None
 
     def env_wrappers(self) -> list[Callable[[gym.Env], gym.Env]]:
-        return [functools.partial(HistoryWindow, max_tokens=self.config.history_tokens)]
+        return self.protocol.env_wrappers()
+
+    def check_envs(self, env_ids: Sequence[str]) -> None:
+        self.protocol.check(env_ids)
+
+    def max_steps(self, env_id: str) -> int | None:
+        return self.protocol.max_steps(env_id)
+
+    def env_kwargs(self, env_id: str) -> dict[str, Any]:
+        return self.protocol.env_kwargs(env_id)
 
     def describe(self) -> dict[str, Any]:
-        return {"agent": self.name, **self.config.record()}
+        return {"agent": self.name, **self.config.record(), **self.protocol.describe()}
+
+    def begin_episode(self, turn: Turn) -> None:
+        opening = Opening(turn.env_id, turn.goal, turn.observation, turn.info, turn.family, turn.text_format)
+        dialogue = self.protocol.begin(opening)
+        with self._dialogues_lock:
+            self._dialogues[(turn.slot, turn.episode_key)] = dialogue
+
+    def observe(self, turn: Turn) -> str | None:
+        dialogue = self._dialogue(turn)
+        seen = dialogue.observe(turn.observation, turn.info)
+        return None if seen == turn.info.get("raw_observation", turn.observation) else seen
+
+    def end_episode(self, turn: Turn) -> None:
+        with self._dialogues_lock:
+            self._dialogues.pop((turn.slot, turn.episode_key), None)
+
+    def _dialogue(self, turn: Turn) -> Dialogue:
+        with self._dialogues_lock:
+            dialogue = self._dialogues.get((turn.slot, turn.episode_key))
+        if dialogue is None:  # a caller that did not announce the episode: it starts here
+            self.begin_episode(turn)
+            with self._dialogues_lock:
+                dialogue = self._dialogues[(turn.slot, turn.episode_key)]
+        return dialogue
 
     def resume_settings(self) -> dict[str, Any]:
         return {"agent": self.name, **self.config.resume_settings()}
@@ -192,35 +234,46 @@ class LLMAgent(Agent):
             close()
 
     # ---- one request -----------------------------------------------------------------------------------
-    def messages_for(self, turn: Turn) -> list[dict[str, str]]:
-        return build_messages(
-            load_prompt(turn.family, turn.text_format), turn.goal, turn.observation, self.config.style
-        )
-
     def ask(self, turn: Turn) -> Decision:
-        """One decision for one turn; never raises."""
+        """One decision for one turn (several requests when the protocol keeps a thought and asks again); never
+        raises."""
+        dialogue = self._dialogue(turn)
+        started = time.perf_counter()
+        spent = Decision(action="", attempts=0)
+        for _ in range(MAX_REQUESTS_PER_STEP):
+            request = dialogue.request()
+            if not request.fits:
+                return _with_usage(spent, Decision(action="", error="context_limit", finish_reason=CONTEXT_LIMIT))
+            decision, content = self._send(request)
+            decision = _with_usage(spent, decision)
+            if decision.error or decision.finish_reason:
+                return replace(decision, latency_s=time.perf_counter() - started)
+            reading = dialogue.read(content)
+            if not reading.again:
+                return replace(self._decide(reading, content, decision), latency_s=time.perf_counter() - started)
+            spent = decision
+        return replace(spent, error="too_many_thoughts", latency_s=time.perf_counter() - started)
+
+    def _send(self, request: Request) -> tuple[Decision, str | None]:
+        """One request with retries: a decision carrying the usage (or the error) and the reply text."""
         import openai
         import tenacity
 
-        messages = self.messages_for(turn)
-        started = time.perf_counter()
-        if self.config.context_window is not None:
-            needed = sum(approximate_tokens(m["content"]) for m in messages) + self.config.max_tokens
-            if needed > self.config.context_window:
-                return Decision(action="", error="context_limit", finish_reason=FinishReason.CONTEXT_LIMIT.value)
         retrying = tenacity.Retrying(
             retry=tenacity.retry_if_exception(_retryable),
             stop=tenacity.stop_after_attempt(self.config.max_retries + 1),
             wait=tenacity.wait_exponential(multiplier=self.backoff_s, max=self.max_backoff_s),
             sleep=self._sleep_jittered,
         )
+        settings: dict[str, Any] = {
+            "temperature": self.config.temperature if request.temperature is None else request.temperature,
+            "max_tokens": self.config.max_tokens if request.max_tokens is None else request.max_tokens,
+        }
+        if request.stop is not None:
+            settings["stop"] = request.stop
         try:
             response = retrying(
-                self.client.chat.completions.create,
-                model=self.config.model,
-                messages=messages,
-                temperature=self.config.temperature,
-                max_tokens=self.config.max_tokens,
+                self.client.chat.completions.create, model=self.config.model, messages=request.messages, **settings
             )
         except tenacity.RetryError as exhausted:
             return Decision(
@@ -228,61 +281,51 @@ class LLMAgent(Agent):
                 error=f"retries_exhausted:{_failure_name(exhausted.last_attempt.exception())}",
                 attempts=exhausted.last_attempt.attempt_number,
                 finish_reason=FinishReason.AGENT_ERROR.value,
-                latency_s=time.perf_counter() - started,
-            )
+            ), None
         except openai.APIStatusError as error:
             attempts = retrying.statistics["attempt_number"]
             if is_context_error(error.status_code, str(error)):
-                return Decision(
-                    action="",
-                    error="context_limit",
-                    finish_reason=FinishReason.CONTEXT_LIMIT.value,
-                    attempts=attempts,
-                    latency_s=time.perf_counter() - started,
-                )
-            return Decision(
-                action="", error=_failure_name(error), attempts=attempts, latency_s=time.perf_counter() - started
-            )
+                return Decision(action="", error="context_limit", finish_reason=CONTEXT_LIMIT, attempts=attempts), None
+            return Decision(action="", error=_failure_name(error), attempts=attempts), None
         except Exception as error:  # a body the client cannot read: a malformed reply
             logger.warning("unreadable reply from %s: %s: %s", self.endpoint, type(error).__name__, error)
             return Decision(
                 action="",
                 error=f"invalid_format:{type(error).__name__}",
                 attempts=retrying.statistics["attempt_number"],
-                latency_s=time.perf_counter() - started,
-            )
-        return self._decide(turn, response, retrying.statistics["attempt_number"], time.perf_counter() - started)
+            ), None
+        usage = getattr(response, "usage", None)
+        try:
+            content = response.choices[0].message.content
+        except Exception:
+            content = None
+        decision = Decision(
+            action="",
+            reply=content if isinstance(content, str) else None,
+            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            attempts=retrying.statistics["attempt_number"],
+        )
+        return decision, content if isinstance(content, str) else None
 
     def _sleep_jittered(self, delay: float) -> None:
         """Sleep x0.5 to x1 of the backoff ``delay`` (seeded jitter, drawn only when a retry waits)."""
         self._sleep(delay * (0.5 + 0.5 * self._jitter.random()))
 
-    def _decide(self, turn: Turn, response: Any, attempts: int, latency: float) -> Decision:
-        usage = getattr(response, "usage", None)
-        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
-        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
-        try:
-            content = response.choices[0].message.content
-        except Exception:
-            content = None
-        parsed = parse_reply(content, react=self.config.style == "react", whole=reads_whole_replies(turn.env_id))
-        if parsed.action is None:
-            return Decision(
-                action="",
-                reply=content if isinstance(content, str) else None,
-                thought=parsed.thought,
-                error="invalid_format",
-                prompt_tokens=prompt_tokens,
-                completion_tokens=completion_tokens,
-                attempts=attempts,
-                latency_s=latency,
-            )
-        return Decision(
-            action=parsed.action,
-            reply=content,
-            thought=parsed.thought,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            attempts=attempts,
-            latency_s=latency,
-        )
+    @staticmethod
+    def _decide(reading: Reading, content: str | None, sent: Decision) -> Decision:
+        if reading.finish_reason:
+            return replace(sent, error=reading.note, finish_reason=reading.finish_reason, thought=reading.thought)
+        if reading.action is None:
+            return replace(sent, error="invalid_format", thought=reading.thought)
+        return replace(sent, action=reading.action, reply=content, thought=reading.thought)
+
+
+def _with_usage(before: Decision, after: Decision) -> Decision:
+    """``after`` with the tokens and attempts of the requests before it in the same step added."""
+    return replace(
+        after,
+        prompt_tokens=before.prompt_tokens + after.prompt_tokens,
+        completion_tokens=before.completion_tokens + after.completion_tokens,
+        attempts=before.attempts + after.attempts,
+    )

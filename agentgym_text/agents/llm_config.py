@@ -22,6 +22,7 @@ from typing import Any
 __all__ = ["LLMConfig", "STYLES"]
 
 from agentgym_text.agents.prompts import STYLES
+from agentgym_text.agents.protocols import PROTOCOLS, AgentProtocol, make_protocol
 
 
 @dataclass(frozen=True)
@@ -38,8 +39,22 @@ class LLMConfig:
     context_window: int | None = None
     timeout: float = 60.0
     max_retries: int = 6
+    protocol: str = "ours"
+    agentboard_dir: str | None = None
+    agentbench_dir: str | None = None
+    tokenizer: str | None = None
 
-    RESUME_FIELDS = ("model", "base_url", "style", "temperature", "max_tokens", "history_tokens", "context_window")
+    RESUME_FIELDS = (
+        "model",
+        "base_url",
+        "style",
+        "temperature",
+        "max_tokens",
+        "history_tokens",
+        "context_window",
+        "protocol",
+        "tokenizer",
+    )
     """Fields that change what the model is asked or answers: a resumed run must match them all."""
 
     _HELP = {
@@ -53,11 +68,21 @@ class LLMConfig:
         "context_window": "the model's context in tokens; a prompt that would not fit ends the episode",
         "timeout": "seconds to wait for one reply",
         "max_retries": "retries of a failed request (timeouts, connection errors, 429, 5xx) before giving up",
+        "protocol": "whose requests the model reads: ours, agentboard (AgentBoard's harness) or agentbench "
+        "(AgentBench v0.2's); the originals' protocols fix temperature, max tokens and stop as their configs do",
+        "agentboard_dir": "with --protocol agentboard: a checkout of hkust-nlp/AgentBoard "
+        "(default: $AGENTGYM_TEXT_AGENTBOARD_DIR)",
+        "agentbench_dir": "with --protocol agentbench: a checkout of THUDM/AgentBench at v0.2 "
+        "(default: $AGENTGYM_TEXT_AGENTBENCH_DIR)",
+        "tokenizer": "with --protocol agentboard: the token counter of its context trimming, a tiktoken encoding "
+        "name or a local Hugging Face tokenizer folder (default: tiktoken's encoding for --model)",
     }
 
     def __post_init__(self) -> None:
         if self.style not in STYLES:
             raise ValueError(f"style must be one of {STYLES}, not {self.style!r}")
+        if self.protocol not in PROTOCOLS:
+            raise ValueError(f"protocol must be one of {PROTOCOLS}, not {self.protocol!r}")
         if self.max_tokens < 1 or self.history_tokens < 1 or self.timeout <= 0 or self.max_retries < 0:
             raise ValueError("max_tokens and history_tokens must be >= 1, timeout > 0 and max_retries >= 0")
 
@@ -74,6 +99,7 @@ class LLMConfig:
                 dest=f"llm_{spec.name}",
                 type=kind or str,
                 default=None,
+                **({"choices": PROTOCOLS} if spec.name == "protocol" else {}),
                 help=cls._HELP[spec.name] + (f" (default {spec.default})" if spec.default not in (None, "") else ""),
             )
 
@@ -101,3 +127,17 @@ class LLMConfig:
 
     def resume_settings(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.RESUME_FIELDS}
+
+    def make_protocol(self) -> AgentProtocol:
+        """The protocol these settings name (``CheckoutError`` for a missing or wrong checkout)."""
+        return make_protocol(
+            self.protocol,
+            style=self.style,
+            history_tokens=self.history_tokens,
+            agentboard_dir=self.agentboard_dir,
+            agentbench_dir=self.agentbench_dir,
+            context_window=self.context_window,
+            tokenizer=self.tokenizer,
+            model=self.model,
+            max_tokens=self.max_tokens,
+        )

@@ -10,6 +10,7 @@ from enum import Enum
 from typing import Any
 
 __all__ = [
+    "FIRST_OBSERVATION",
     "FinishReason",
     "EngineLost",
     "InvalidReason",
@@ -79,6 +80,9 @@ HELP_ACTION = "check valid actions"
 TOOL_HELP_ACTION = "check_valid_actions"
 
 
+FIRST_OBSERVATION = "first_observation"
+"""The reset-only info key of the first observation without this package's added lines."""
+
 INFO_KEYS: dict[str, Any] = {
     "goal": str,
     "task_id": str,
@@ -96,6 +100,9 @@ INFO_KEYS: dict[str, Any] = {
     "admissible_actions": list,
 }
 """Every info key with the type(s) its value always has.
+
+At reset, info also holds ``first_observation``: the family's first text without the goal, action-format and budget
+lines this package adds (what the original env showed; agent protocols that replay an original harness read it).
 
 ``subgoals_done`` marks the subgoals credited so far: for subgoal tasks (milestones, sticky once met) their
 share is ``progress_rate``; for match tasks (goal conditions such as PDDL goal facts) the flags say which

@@ -18,7 +18,7 @@ import gymnasium as gym
 
 from agentgym_text.core.actions import ActionError, unwrap_action
 from agentgym_text.core.function_tools import FunctionTool, written_call
-from agentgym_text.core.info import HELP_ACTION, TOOL_HELP_ACTION, FinishReason, InvalidReason
+from agentgym_text.core.info import FIRST_OBSERVATION, HELP_ACTION, TOOL_HELP_ACTION, FinishReason, InvalidReason
 from agentgym_text.core.progress import Progress
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_mode import TextMode, make_mode
@@ -299,7 +299,9 @@ class TextEnv(gym.Env[str, str]):
         self._difficulty = start.difficulty or task.difficulty or "easy"
         self._observation = _fit(self._first_observation(start.observation))
         self._record_progress(credit=False)
-        return self._observation, self._info(valid=True, invalid_reason=None)
+        info = self._info(valid=True, invalid_reason=None)
+        info[FIRST_OBSERVATION] = _fit(start.observation)
+        return self._observation, info
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict]:
         if self._finished:

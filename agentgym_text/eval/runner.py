@@ -190,6 +190,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     """
     started = time.perf_counter()
     entries = resolve_env_ids(config.envs)
+    agent.check_envs([entry.env_id for entry in entries])
     env_errors: dict[str, str] = {}  # env id -> why it could not be planned, or why its evaluation stopped
     plans: dict[str, list[EpisodePlan]] = {}
     clock = _Clock()
@@ -202,10 +203,10 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
                 config.tasks,
                 seed=config.seed,
                 repeats=config.repeats,
-                max_steps=config.max_steps,
+                max_steps=_max_steps(agent, config, entry.env_id),
                 start_index=sum(len(p) for p in plans.values()),
                 seen_task_ids=seen_task_ids,
-                env_kwargs=env_kwargs_for(entry.env_id, config.env_args),
+                env_kwargs=_env_kwargs(agent, config, entry.env_id),
             )
         except Exception as error:  # an env that cannot even be built (missing engine) must not stop the run
             logger.debug("cannot plan %s", entry.env_id, exc_info=True)
@@ -284,6 +285,16 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     )
 
 
+def _max_steps(agent: Agent, config: EvalConfig, env_id: str) -> int | None:
+    """``--max-steps``, else the agent's protocol's budget for ``env_id``, else None (the task's own)."""
+    return config.max_steps or agent.max_steps(env_id)
+
+
+def _env_kwargs(agent: Agent, config: EvalConfig, env_id: str) -> dict[str, Any]:
+    """What the agent's protocol needs of ``env_id``, then the run's ``--env-arg`` settings."""
+    return {**agent.env_kwargs(env_id), **env_kwargs_for(env_id, config.env_args)}
+
+
 def _unplayed(plans: dict[str, list[EpisodePlan]], recorded: set[str], env_errors: dict[str, str]) -> list[dict]:
     """Every planned episode with no row in the folder, with the reason its env stopped (if one did)."""
     missing = [
@@ -326,10 +337,10 @@ def _run_env(
         slot = open_slot(
             env_id,
             mode,
-            max_steps=config.max_steps,
+            max_steps=_max_steps(agent, config, env_id),
             wrappers=agent.env_wrappers(),
             stop_after_repeats=config.stop_after_repeats,
-            env_kwargs=env_kwargs_for(env_id, config.env_args),
+            env_kwargs=_env_kwargs(agent, config, env_id),
         )
         clock.add("setup_s", since)
         return slot
@@ -407,6 +418,23 @@ def _play_steps(
     clock.add("env_s", since)
     episode.begin(observation, info)
     agent.begin_episode(_turn(slot_index, episode, {}))
+    try:
+        return _play_turns(agent, slot, slot_index, episode, store, progress, clock, lock)
+    finally:
+        agent.end_episode(_turn(slot_index, episode, {}))
+
+
+def _play_turns(
+    agent: Agent,
+    slot: Slot,
+    slot_index: int,
+    episode: EpisodeLog,
+    store: RunStore,
+    progress: _Progress,
+    clock: _Clock,
+    lock: threading.Lock,
+) -> tuple[str, bool]:
+    plan = episode.plan
     while True:
         since = time.perf_counter()
         extras = {need: slot.call(need) for need in sorted(agent.needs)}
@@ -425,6 +453,9 @@ def _play_steps(
         clock.add("env_s", since)
         clock.add("steps", since, count=1.0)
         row = episode.record_step(decision, decision.action, observation, reward, terminated, truncated, info)
+        model_observation = agent.observe(_turn(slot_index, episode, {}))
+        if model_observation is not None:
+            row["model_observation"] = model_observation
         with lock:
             store.append_step(row)
         if terminated or truncated:
