@@ -15,7 +15,6 @@ file looked for. The originals' texts are read at run time and never stored in t
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from agentgym_text.agents.protocols.base import (
     AgentProtocol,

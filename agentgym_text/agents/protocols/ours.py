@@ -11,8 +11,8 @@ import gymnasium as gym
 
 from agentgym_text.agents.parsing import parse_reply
 from agentgym_text.agents.prompts import build_messages, load_prompt
-from agentgym_text.core.registry import reads_whole_replies
 from agentgym_text.agents.protocols.base import AgentProtocol, Dialogue, Opening, Reading, Request
+from agentgym_text.core.registry import reads_whole_replies
 from agentgym_text.wrappers.history import HistoryWindow, approximate_tokens
 
 __all__ = ["OursProtocol"]
