@@ -100,6 +100,9 @@ class EnvId:
     agentboard_task: str | None = None
     """AgentBoard's name for this task (its data folder ``<folder>/<task>/test.jsonl``) when the id plays an AgentBoard
     task: the id then takes ``agentboard_data=`` (see ``core.agentboard_data``)."""
+    agentbench_task: str | None = None
+    """AgentBench v0.2's task server for this id (``src/server/tasks/<name>``) when the id plays an AgentBench
+    environment: the ``agentbench`` agent protocol then speaks it."""
 
     def __post_init__(self) -> None:
         if set(self.subskill_weights) != set(SUBSKILLS):

@@ -149,6 +149,10 @@ class EnvEntry:
         return self.spec.agentboard_task
 
     @property
+    def agentbench_task(self) -> str | None:
+        return self.spec.agentbench_task
+
+    @property
     def requires(self) -> str:
         return self.declaration.requires
 

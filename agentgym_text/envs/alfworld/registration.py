@@ -48,6 +48,7 @@ FAMILY = Family(
             subskill_weights=_SUBSKILLS,
             subskill_source="AgentBoard Table 7 (its ALFWorld)",
             max_steps=AGENTBENCH_MAX_STEPS,
+            agentbench_task="alfworld",
         ),
         EnvId(
             "AgentQuest/ALFWorld-v0",

@@ -24,6 +24,7 @@ FAMILY = Family(
                 "Spatial Navigation": 0,
             },
             max_steps=60,
+            agentbench_task="card_game",
         ),
     ),
     # One opponent and one rule set: every game is alike (the expert wins each in 8-9 steps, a random agent's

@@ -25,6 +25,7 @@ FAMILY = Family(
                 "Spatial Navigation": 0,
             },
             max_steps=15,
+            agentbench_task="dbbench",
         ),
     ),
     # 1 for the question kinds marked hard in questions.py (a second ordering key, a condition on an aggregate,

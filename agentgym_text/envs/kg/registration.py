@@ -27,6 +27,7 @@ FAMILY = Family(
                 "Spatial Navigation": 0,
             },
             max_steps=MAX_STEPS,
+            agentbench_task="knowledgegraph",
         ),
     ),
     difficulty=DifficultyRule("gold program variables plus the answer", 3),

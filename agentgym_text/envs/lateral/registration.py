@@ -15,7 +15,7 @@ _WEIGHTS = {
 }
 
 
-def _lateral_id(env_id: str, note: str) -> EnvId:
+def _lateral_id(env_id: str, note: str, agentbench_task: str | None = None) -> EnvId:
     return EnvId(
         env_id,
         "agentgym_text.envs.lateral.env:LateralThinkingEnv",
@@ -25,6 +25,7 @@ def _lateral_id(env_id: str, note: str) -> EnvId:
         "own puzzles with its host protocol.",
         subskill_weights=_WEIGHTS,
         max_steps=25,
+        agentbench_task=agentbench_task,
     )
 
 
@@ -32,7 +33,7 @@ FAMILY = Family(
     name="lateral",
     category="game",
     ids=(
-        _lateral_id("AgentBench/LateralThinking-v0", "AgentBench's LTP"),
+        _lateral_id("AgentBench/LateralThinking-v0", "AgentBench's LTP", "ltp"),
         _lateral_id("AgentQuest/LateralThinking-v0", "AgentQuest's LTP (same env as AgentBench/LateralThinking-v0)"),
     ),
     difficulty=DifficultyRule("key points to uncover", 3),

@@ -24,6 +24,7 @@ FAMILY = Family(
                 "Spatial Navigation": 0,
             },
             max_steps=8,
+            agentbench_task="os_interaction",
         ),
     ),
     difficulty=DifficultyRule("milestones plus the answer", 3),

@@ -30,6 +30,7 @@ FAMILY = Family(
             },
             subskill_source="ours",
             max_steps=MAX_STEPS,
+            agentbench_task="mind2web",
         ),
     ),
     difficulty=DifficultyRule("gold steps", 3),

@@ -42,6 +42,7 @@ FAMILY = Family(
             subskill_weights=_SUBSKILLS,
             subskill_source="AgentBoard Table 7 (its WebShop)",
             max_steps=AGENTBENCH_MAX_STEPS,
+            agentbench_task="webshop",
         ),
     ),
     # AgentBoard's Table 10 cutoff for WebShop (1) counts its own annotations; ours counts what the goal names
