@@ -48,6 +48,7 @@ class ScriptedChatServer:
         port: int = 0,
         models: Sequence[str] | None = None,
         api_key: str | None = None,
+        keep_requests: bool = False,
     ):
         unknown = set(fault_kinds) - set(FAULT_KINDS)
         if unknown:
@@ -62,6 +63,9 @@ class ScriptedChatServer:
         self.api_key = api_key
         """When set, a request without ``Authorization: Bearer <api_key>`` gets 401."""
         self.stats: Counter[str] = Counter()
+        self.requests: list[dict[str, Any]] = []
+        """With ``keep_requests``: every chat-completions request body, in arrival order."""
+        self._keep_requests = keep_requests
         self._rng = np.random.default_rng(fault_seed)
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler_for(self))
@@ -179,6 +183,9 @@ def _handler_for(server: ScriptedChatServer) -> type[BaseHTTPRequestHandler]:
             except (ValueError, KeyError, TypeError):
                 self._error(400, "request body is not a chat-completions request")
                 return
+            if server._keep_requests:
+                with server._lock:
+                    server.requests.append(request)
             if server.models is not None and model not in server.models:
                 self._error(404, f"The model '{model}' does not exist", "model_not_found")
                 return
