@@ -151,7 +151,7 @@ class KnowledgeGraph(Task):
                     session.inject({"role": "user", "content": "No Action line found: try again."})
 '''
 
-LTP = '''from src.server.task import Task, Session
+LTP = """from src.server.task import Task, Session
 
 
 class Prompter:
@@ -181,7 +181,7 @@ class ENPrompter(Prompter):
 
 class LateralThinkingPuzzle(Task):
     pass
-'''
+"""
 
 FILES = {
     "src/server/tasks/dbbench/__init__.py": DB,

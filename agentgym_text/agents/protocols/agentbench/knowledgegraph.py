@@ -48,7 +48,7 @@ def _calls(line: str) -> list[tuple[str, list[str] | None]]:
     """Each function name on ``line`` and its arguments as the server splits them (None: none could be read)."""
     calls = []
     for name in _NAMES.findall(line):
-        found = re.findall(r"{}\((.+?)\)".format(name), line)
+        found = re.findall(rf"{name}\((.+?)\)", line)
         calls.append((name, _SPLIT.split(found[0]) if found else None))
     return calls
 

@@ -74,8 +74,11 @@ class OSTask(AgentBenchTask):
             node = content.node
             if role == "user" and isinstance(content.value, str) and "instruction" not in texts:
                 texts["instruction"] = content.value
-            elif isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant) and _is_name(node.right,
-                                                                                                  "description"):
+            elif (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.left, ast.Constant)
+                and _is_name(node.right, "description")
+            ):
                 texts["new_problem"] = node.left.value
             elif isinstance(node, ast.IfExp) and isinstance(node.body, ast.BinOp):
                 texts["output"] = node.body.left.value  # type: ignore[attr-defined]
@@ -86,8 +89,10 @@ class OSTask(AgentBenchTask):
             if isinstance(node.right, ast.Subscript) and "ONE_SHOT" in ast.unparse(node.right):
                 texts["lead_in"] = node.left.value
         for node in ast.walk(judge):
-            if isinstance(node, ast.BinOp) and isinstance(node.left, ast.Subscript) and isinstance(
-                node.right, ast.Constant
+            if (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.left, ast.Subscript)
+                and isinstance(node.right, ast.Constant)
             ):
                 texts["truncated"] = node.right.value
         needed = ("instruction", "lead_in", "new_problem", "output", "empty", "truncated")
