@@ -151,7 +151,7 @@ class KnowledgeGraph(Task):
                     session.inject({"role": "user", "content": "No Action line found: try again."})
 '''
 
-LTP = """from src.server.task import Task, Session
+LTP = r"""from src.server.task import Task, Session
 
 
 class Prompter:
@@ -163,11 +163,30 @@ class ENPrompter(Prompter):
     def rules_solver(self):
         return "Ask yes/no questions, one at a time, to find the hidden truth."
 
+    def rules(self):
+        return "Answer yes, no or irrelevant, by the truth."
+
     def solver_instruction(self, story):
-        return f"Let us play a lateral thinking puzzle.\\n{self.rules_solver()}\\nThe story:\\n{story}\\n\\nAsk away."
+        return f"Let us play a lateral thinking puzzle.\n{self.rules_solver()}\nThe story:\n{story}\n\nAsk away."
+
+    def hosting_instruction(self, story, answer, story_key, answer_key):
+        return [
+            {"role": "user", "content": f"Host this puzzle. Story: {story}\nTruth: {answer}\n{self.rules()}"},
+            {"role": "assistant", "content": "I will host."},
+            {"role": "user", "content": "The story's key points?"},
+            {"role": "assistant", "content": story_key},
+            {"role": "user", "content": "The truth's key points?"},
+            {"role": "assistant", "content": answer_key},
+            {"role": "user", "content": "The rules?"},
+            {"role": "assistant", "content": self.rules()},
+            {"role": "user", "content": "Begin."},
+            {"role": "assistant", "content": f"The story:\n{story}"},
+        ]
 
     def check_solver_valid(self, solver):
-        return not ("new game" in solver or "next story" in solver)
+        phrases = ("new story", "other story", "new game", "other game", "new question", "other question",
+                   "other round", "new round", "Great job", "further question")
+        return not any(phrase in solver for phrase in phrases)
 
     def solver_hint_invalid(self):
         return "Stay with this story and ask a yes/no question."
@@ -177,6 +196,33 @@ class ENPrompter(Prompter):
 
     def solver_hint_asked_before(self):
         return "Asked already: ask something new."
+
+    def hosting_append_messages(self, known, solver):
+        if len(known) > 0:
+            return [
+                {"role": "user", "content": f"{' '.join(known)}\nyes, no or irrelevant?"},
+                {"role": "assistant", "content": "Yes."},
+                {"role": "user", "content": f"{solver}\nyes, no or irrelevant?"},
+            ]
+        return [{"role": "user", "content": f"{solver}\nyes, no or irrelevant?"}]
+
+    def hosting_summary(self, solver):
+        return f"As one statement:\n{solver}"
+
+    def hosting_summary_opposite(self, solver):
+        return f"As one statement, negated:\n{solver}"
+
+    def hosting_simplify(self, reasoning):
+        return f"In one sentence:\n{' '.join(reasoning)}"
+
+    def hosting_compare(self, key1, merge):
+        return f"Does B hold all of A? yes or no.\nA: {key1}\nB: {merge}"
+
+    def check_yes(self, message):
+        return message.strip().startswith(("Yes", "yes"))
+
+    def check_no(self, message):
+        return message.strip().startswith(("No", "no"))
 
 
 class LateralThinkingPuzzle(Task):

@@ -19,7 +19,7 @@ def play(protocol: AgentBenchProtocol, env_id: str, env: Any, task_index: int, r
     entry = get_entry(env_id)
     dialogue = protocol.begin(Opening(env_id, info["goal"], observation, info, entry.family))
     budget = protocol.max_steps(env_id)
-    requests, actions, infos, end = [], [], [], None
+    requests, actions, infos, observations, end = [], [], [], [], None
     for step, reply in enumerate(replies):
         if budget is not None and step >= budget:
             end = "step_limit"
@@ -33,8 +33,11 @@ def play(protocol: AgentBenchProtocol, env_id: str, env: Any, task_index: int, r
         actions.append(reading.action)
         observation, _, terminated, truncated, info = env.step(reading.action or "")
         infos.append({key: info[key] for key in INFO_FIELDS if key in info})
+        observations.append(observation)
         dialogue.observe(observation, info)
         if terminated or truncated:
             end = info["finish_reason"] or "truncated"
             break
-    return {"requests": requests, "actions": actions, "infos": infos, "end": end}
+    if end is None and budget is not None and len(actions) >= budget:
+        end = "step_limit"  # what the runner's budget would say on the next step
+    return {"requests": requests, "actions": actions, "infos": infos, "observations": observations, "end": end}

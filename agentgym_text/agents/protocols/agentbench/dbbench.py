@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,7 +24,7 @@ from agentgym_text.agents.protocols.agentbench.source import TaskSource
 from agentgym_text.agents.protocols.base import Opening, Reading
 from agentgym_text.core.info import FinishReason
 
-__all__ = ["DBBenchTask", "MODULE", "MAX_ROUND"]
+__all__ = ["DBBenchTask", "MODULE", "MAX_ROUND", "locate"]
 
 MODULE = "src/server/tasks/dbbench/__init__.py"
 MAX_ROUND = 15
@@ -33,17 +34,22 @@ _SQL = re.compile(r"```sql\n([\s\S]*?)\n```")
 _ANSWER = re.compile(r"\nFinal Answer:(.*)")
 
 
+def locate(source: TaskSource) -> dict[str, ast.AST]:
+    """The nodes of the texts: ``big_prompt`` and the agent ack ``DBBench.start_sample`` injects."""
+    acks = [c.node for role, c in source.injected(source.method("DBBench", "start_sample")) if role == "agent"]
+    if not acks or not isinstance(acks[0], ast.Constant) or not isinstance(acks[0].value, str):
+        raise source.missing("agent turn injected by DBBench.start_sample")
+    return {"big_prompt": source.constant("big_prompt").node, "ack": acks[0]}
+
+
 class DBBenchTask(AgentBenchTask):
     round_limit = MAX_ROUND + 1
 
     def __init__(self, checkout: Path):
         super().__init__(checkout)
-        source = TaskSource(checkout, MODULE)
-        self.prompt = source.constant("big_prompt").value
-        acks = [c.value for role, c in source.injected(source.method("DBBench", "start_sample")) if role == "agent"]
-        if not acks or not isinstance(acks[0], str):
-            raise source.missing("agent turn injected by DBBench.start_sample")
-        self.ack: str = acks[0]
+        nodes = locate(TaskSource(checkout, MODULE))
+        self.prompt: str = ast.literal_eval(nodes["big_prompt"])
+        self.ack: str = ast.literal_eval(nodes["ack"])
 
     def opening(self, opening: Opening) -> list[dict[str, str]]:
         return [

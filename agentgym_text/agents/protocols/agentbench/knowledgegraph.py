@@ -5,7 +5,8 @@
   ``question + "\\nEntities: [" + names + "]"``).
 - Each reply is cut at ``Observation:``, ``\\_`` becomes ``_``, and the history keeps the cut text; the env gets it
   (``KgEnv`` reads a reply as AgentBench does). A ``Final Answer: #k`` goes to the env as such.
-- After the env's step: a tool's observation is injected as the env printed it; otherwise the literal the server
+- After the env's step: a tool's observation is injected as ``api.py`` words it (``"Observation: "`` + what the env
+  printed); otherwise the literal the server
   injects: a bad answer id, no ``Action…:`` line, no function on the line, or the error f-string of the last
   function tried (its arguments as written; the syntax-error one when no call's arguments were read yet, where
   "yet" reaches back to earlier replies as the server's local variable does). ``round_limit``: 15.
@@ -23,16 +24,32 @@ from agentgym_text.agents.protocols.agentbench.session import AgentBenchTask
 from agentgym_text.agents.protocols.agentbench.source import TaskSource, render_fstring
 from agentgym_text.agents.protocols.base import Opening, Reading
 
-__all__ = ["KnowledgeGraphTask", "MODULE", "cut_reply"]
+__all__ = ["KnowledgeGraphTask", "MODULE", "cut_reply", "locate"]
 
 MODULE = "src/server/tasks/knowledgegraph/task.py"
 ROUND = 15
+OBSERVATION = "Observation: "
+"""How ``api.py``'s tools begin what they return; ``KgEnv`` prints the rest (its variables numbered as the server
+numbers them)."""
 _FINAL = re.compile(r"(?:Find|Final) Answer: #(\d+)")
 _ACTION = re.compile(r"Action.*?:")
 _NAMES = re.compile(r"(\w+)\(")
 _SPLIT = re.compile(r"\s*,\s*")
-TOOLS = frozenset({"get_relations", "get_neighbors", "intersection", "get_attributes", "argmax", "argmin", "count"})
-"""The server's functions (``api.py``): another name fails before its arguments are read."""
+TOOLS = frozenset(
+    {
+        "get_relations",
+        "get_neighbors",
+        "intersection",
+        "union",
+        "get_attributes",
+        "argmax",
+        "argmin",
+        "count",
+        "final_execute",
+    }
+)
+"""The functions of ``api.py`` the server can call: another name fails before its arguments are read (the server
+looks names up in its module, so a name it imports, e.g. ``Path``, would read them too; not followed here)."""
 
 
 def cut_reply(reply: str) -> str:
@@ -53,6 +70,39 @@ def _calls(line: str) -> list[tuple[str, list[str] | None]]:
     return calls
 
 
+def locate(source: TaskSource) -> dict[str, ast.AST]:
+    """The nodes of the texts: ``INSTRUCTIONS``, ``ONE_SHOT``, and in ``start_sample`` the agent ack, the two user
+    literals (bad answer id, no action line, in source order), and the values given to ``execution_message``: the
+    literal (no function ran), then the f-strings (a call failed, an intersection failed, a syntax error)."""
+    start = source.method("KnowledgeGraph", "start_sample")
+    injected = source.injected(start)
+    agent = [c.node for role, c in injected if role == "agent" and isinstance(c.value, str)]
+    user = [c.node for role, c in injected if role == "user" and isinstance(c.value, str)]
+    messages = sorted(
+        (
+            node.value
+            for node in ast.walk(start)
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "execution_message" for t in node.targets)
+            and isinstance(node.value, (ast.Constant, ast.JoinedStr))
+        ),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    if not agent or len(user) < 2 or len(messages) < 4 or not isinstance(messages[0], ast.Constant):
+        raise source.missing("texts KnowledgeGraph.start_sample injects")
+    return {
+        "instructions": source.constant("INSTRUCTIONS").node,
+        "one_shot": source.constant("ONE_SHOT").node,
+        "ack": agent[0],
+        "bad_id": user[0],
+        "no_action": user[1],
+        "not_executed": messages[0],
+        "failed": messages[1],
+        "failed_intersection": messages[2],
+        "syntax": messages[3],
+    }
+
+
 class KnowledgeGraphTask(AgentBenchTask):
     round_limit = ROUND
 
@@ -60,26 +110,17 @@ class KnowledgeGraphTask(AgentBenchTask):
         super().__init__(checkout)
         source = TaskSource(checkout, MODULE)
         self.path = str(source.path)
-        self.instructions: str = source.constant("INSTRUCTIONS").value
-        self.one_shot: list[str] = source.constant("ONE_SHOT").value
-        start = source.method("KnowledgeGraph", "start_sample")
-        injected = source.injected(start)
-        agent = [c.value for role, c in injected if role == "agent" and isinstance(c.value, str)]
-        user = [c.value for role, c in injected if role == "user" and isinstance(c.value, str)]
-        messages: list[Any] = []
-        for node in ast.walk(start):
-            if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "execution_message" for t in node.targets
-            ):
-                if isinstance(node.value, (ast.Constant, ast.JoinedStr)):
-                    messages.append(node.value)
-        messages.sort(key=lambda n: (n.lineno, n.col_offset))
-        if not agent or len(user) < 2 or len(messages) < 4 or not isinstance(messages[0], ast.Constant):
-            raise source.missing("texts KnowledgeGraph.start_sample injects")
-        self.ack = agent[0]
-        self.bad_id, self.no_action = user[0], user[1]
-        self.not_executed: str = messages[0].value
-        self.failed, self.failed_intersection, self.syntax = messages[1], messages[2], messages[3]
+        nodes = locate(source)
+        self.instructions: str = ast.literal_eval(nodes["instructions"])
+        self.one_shot: list[str] = ast.literal_eval(nodes["one_shot"])
+        self.ack, self.bad_id, self.no_action, self.not_executed = (
+            ast.literal_eval(nodes[name]) for name in ("ack", "bad_id", "no_action", "not_executed")
+        )
+        self.failed, self.failed_intersection, self.syntax = (
+            nodes["failed"],
+            nodes["failed_intersection"],
+            nodes["syntax"],
+        )
 
     def opening(self, opening: Opening) -> list[dict[str, str]]:
         shots = [{"role": "user" if i % 2 == 0 else "agent", "content": shot} for i, shot in enumerate(self.one_shot)]
@@ -104,7 +145,8 @@ class KnowledgeGraphTask(AgentBenchTask):
         if line is None:
             return [{"role": "user", "content": self.no_action}]
         if info.get("valid", True):
-            return [{"role": "user", "content": observation}]
+            shown = observation if observation.startswith(OBSERVATION) else OBSERVATION + observation
+            return [{"role": "user", "content": shown}]
         return [{"role": "user", "content": self._failure(line, history)}]
 
     def _failure(self, line: str, history: list[dict[str, str]]) -> str:

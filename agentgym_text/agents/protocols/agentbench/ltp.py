@@ -16,6 +16,7 @@ itself (pandas, nltk, the client) is not imported.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -25,10 +26,15 @@ from agentgym_text.agents.protocols.agentbench.source import TaskSource
 from agentgym_text.agents.protocols.base import CheckoutError, Opening, Reading
 from agentgym_text.core.info import FinishReason
 
-__all__ = ["LTPTask", "MODULE"]
+__all__ = ["LTPTask", "MODULE", "locate"]
 
 MODULE = "src/server/tasks/ltp/task.py"
 ROUNDS = 25
+
+
+def locate(source: TaskSource) -> dict[str, ast.AST]:
+    """The node holding the texts: the ``ENPrompter`` class."""
+    return {"ENPrompter": source.klass("ENPrompter")}
 
 
 class LTPTask(AgentBenchTask):

@@ -24,7 +24,7 @@ from agentgym_text.agents.protocols.agentbench.source import TaskSource
 from agentgym_text.agents.protocols.base import Opening, Reading
 from agentgym_text.core.info import FinishReason
 
-__all__ = ["OSTask", "MODULE", "extract_action"]
+__all__ = ["OSTask", "MODULE", "extract_action", "locate"]
 
 MODULE = "src/server/tasks/os_interaction/task.py"
 ROUND_LIMIT = 8
@@ -61,45 +61,50 @@ def _is_name(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name or isinstance(node, ast.Attribute) and node.attr == name
 
 
+def locate(source: TaskSource) -> dict[str, ast.AST]:
+    """The nodes of the texts the server sends: ``ONE_SHOT``, and in ``_judge`` the instruction (the first user
+    inject with a literal content), the one-shot lead-in (added to ``ONE_SHOT[0]``), the new-problem lead-in (added to
+    the description), the output lead-in and the empty-output sentence (the two arms of the output inject) and the
+    truncation notice (added to the output's slice)."""
+    nodes: dict[str, ast.AST] = {"one_shot": source.constant("ONE_SHOT").node}
+    judge = source.method("OSInteraction", "_judge")
+    for role, content in source.injected(judge):
+        node = content.node
+        if role == "user" and isinstance(content.value, str) and "instruction" not in nodes:
+            nodes["instruction"] = node
+        elif (
+            isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant) and _is_name(node.right, "description")
+        ):
+            nodes["new_problem"] = node.left
+        elif isinstance(node, ast.IfExp) and isinstance(node.body, ast.BinOp):
+            nodes["output"], nodes["empty"] = node.body.left, node.orelse
+    for node in ast.walk(judge):
+        if not isinstance(node, ast.BinOp):
+            continue
+        if isinstance(node.left, ast.Constant) and isinstance(node.right, ast.Subscript):
+            if "ONE_SHOT" in ast.unparse(node.right):
+                nodes["lead_in"] = node.left
+        elif isinstance(node.left, ast.Subscript) and isinstance(node.right, ast.Constant):
+            if isinstance(node.right.value, str):
+                nodes["truncated"] = node.right
+    missing = [name for name in TEXTS if not isinstance(nodes.get(name), ast.Constant)]
+    if missing:
+        raise source.missing(f"texts of OSInteraction._judge ({', '.join(missing)})")
+    return nodes
+
+
+TEXTS = ("instruction", "lead_in", "new_problem", "output", "empty", "truncated")
+
+
 class OSTask(AgentBenchTask):
     round_limit = ROUND_LIMIT
 
     def __init__(self, checkout: Path):
         super().__init__(checkout)
         source = TaskSource(checkout, MODULE)
-        self.one_shot: list[dict[str, str]] = source.constant("ONE_SHOT").value
-        judge = source.method("OSInteraction", "_judge")
-        texts: dict[str, Any] = {}
-        for role, content in source.injected(judge):
-            node = content.node
-            if role == "user" and isinstance(content.value, str) and "instruction" not in texts:
-                texts["instruction"] = content.value
-            elif (
-                isinstance(node, ast.BinOp)
-                and isinstance(node.left, ast.Constant)
-                and _is_name(node.right, "description")
-            ):
-                texts["new_problem"] = node.left.value
-            elif isinstance(node, ast.IfExp) and isinstance(node.body, ast.BinOp):
-                texts["output"] = node.body.left.value  # type: ignore[attr-defined]
-                texts["empty"] = node.orelse.value  # type: ignore[attr-defined]
-        for node in ast.walk(judge):
-            if not (isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant)):
-                continue
-            if isinstance(node.right, ast.Subscript) and "ONE_SHOT" in ast.unparse(node.right):
-                texts["lead_in"] = node.left.value
-        for node in ast.walk(judge):
-            if (
-                isinstance(node, ast.BinOp)
-                and isinstance(node.left, ast.Subscript)
-                and isinstance(node.right, ast.Constant)
-            ):
-                texts["truncated"] = node.right.value
-        needed = ("instruction", "lead_in", "new_problem", "output", "empty", "truncated")
-        missing = [name for name in needed if not isinstance(texts.get(name), str)]
-        if missing:
-            raise source.missing(f"texts of OSInteraction._judge ({', '.join(missing)})")
-        self.texts: dict[str, str] = texts
+        nodes = locate(source)
+        self.one_shot: list[dict[str, str]] = ast.literal_eval(nodes["one_shot"])
+        self.texts: dict[str, str] = {name: nodes[name].value for name in TEXTS}  # type: ignore[attr-defined]
 
     def opening(self, opening: Opening) -> list[dict[str, str]]:
         first = self.texts["instruction"] + self.texts["lead_in"] + self.one_shot[0]["content"]
