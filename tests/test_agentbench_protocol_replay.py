@@ -132,6 +132,7 @@ def test_the_round_limits_and_the_request_settings(tmp_path):
     }
     from agentgym_text.agents.protocols.base import Opening
 
-    request = protocol.begin(Opening("AgentBench/KG-v0", "q?\nEntities: [A]", "", {}, "kg")).request()
+    info = {"question": "q?", "entities": ["A", "B"]}
+    request = protocol.begin(Opening("AgentBench/KG-v0", "q?", "", info, "kg")).request()
     assert (request.temperature, request.max_tokens, request.stop) == (0.0, 512, None)
-    assert request.messages[-1] == {"role": "user", "content": "A new question: q?\nEntities: [A]"}
+    assert request.messages[-1] == {"role": "user", "content": "Next question: q?\nKnown entities: [A; B]"}

@@ -120,6 +120,12 @@ class KnowledgeGraph(Task):
                 session.inject({"role": "user", "content": shot})
             else:
                 session.inject({"role": "agent", "content": shot})
+        session.inject(
+            {
+                "role": "user",
+                "content": "Next question: " + question + "\\nKnown entities: " + f"[{'; '.join([e for e in entities])}]",
+            }
+        )
         for i in range(self.round):
             message = await session.action()
             final_answer = re.findall(r"(?:Find|Final) Answer: #(\\d+)", message)

@@ -1,8 +1,8 @@
 """AgentBench v0.2's KG task server (``src/server/tasks/knowledgegraph/task.py``, ``KnowledgeGraph.start_sample``).
 
 - Opening: user ``INSTRUCTIONS``, agent ack (the literal ``start_sample`` injects), ``ONE_SHOT`` (even items user,
-  odd items agent), then user ``"A new question: "`` + the item's question and entity names (the env's goal,
-  ``question + "\\nEntities: [" + names + "]"``).
+  odd items agent), then user the new-question lead-in + the question + the entities lead-in + the f-string listing
+  the entity names (the four operands of the inject; ``KgEnv``'s reset info ``question`` and ``entities``).
 - Each reply is cut at ``Observation:``, ``\\_`` becomes ``_``, and the history keeps the cut text; the env gets it
   (``KgEnv`` reads a reply as AgentBench does). A ``Final Answer: #k`` goes to the env as such.
 - After the env's step: a tool's observation is injected as ``api.py`` words it (``"Observation: "`` + what the env
@@ -88,9 +88,14 @@ def locate(source: TaskSource) -> dict[str, ast.AST]:
         ),
         key=lambda n: (n.lineno, n.col_offset),
     )
-    if not agent or len(user) < 2 or len(messages) < 4 or not isinstance(messages[0], ast.Constant):
+    question = [_operands(c.node) for role, c in injected if role == "user" and isinstance(c.node, ast.BinOp)]
+    question = [ops for ops in question if len(ops) == 4 and isinstance(ops[3], ast.JoinedStr)]
+    if not agent or len(user) < 2 or len(messages) < 4 or not isinstance(messages[0], ast.Constant) or not question:
         raise source.missing("texts KnowledgeGraph.start_sample injects")
     return {
+        "new_question": question[0][0],
+        "entities_lead": question[0][2],
+        "entity_list": question[0][3],
         "instructions": source.constant("INSTRUCTIONS").node,
         "one_shot": source.constant("ONE_SHOT").node,
         "ack": agent[0],
@@ -101,6 +106,13 @@ def locate(source: TaskSource) -> dict[str, ast.AST]:
         "failed_intersection": messages[2],
         "syntax": messages[3],
     }
+
+
+def _operands(node: ast.AST) -> list[ast.AST]:
+    """The operands of a chain of ``+``."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return [*_operands(node.left), *_operands(node.right)]
+    return [node]
 
 
 class KnowledgeGraphTask(AgentBenchTask):
@@ -121,6 +133,9 @@ class KnowledgeGraphTask(AgentBenchTask):
             nodes["failed_intersection"],
             nodes["syntax"],
         )
+        self.new_question: str = ast.literal_eval(nodes["new_question"])
+        self.entities_lead: str = ast.literal_eval(nodes["entities_lead"])
+        self.entity_list = nodes["entity_list"]
 
     def opening(self, opening: Opening) -> list[dict[str, str]]:
         shots = [{"role": "user" if i % 2 == 0 else "agent", "content": shot} for i, shot in enumerate(self.one_shot)]
@@ -128,8 +143,15 @@ class KnowledgeGraphTask(AgentBenchTask):
             {"role": "user", "content": self.instructions},
             {"role": "agent", "content": self.ack},
             *shots,
-            {"role": "user", "content": "A new question: " + opening.goal},
+            {"role": "user", "content": self._question(opening)},
         ]
+
+    def _question(self, opening: Opening) -> str:
+        """The new question as the server words it, from ``KgEnv``'s reset info ``question`` and ``entities``."""
+        info = opening.info
+        names = [str(name) for name in info.get("entities", ())]
+        listed = render_fstring(self.entity_list, self.path, entities=names)
+        return self.new_question + str(info.get("question", opening.goal)) + self.entities_lead + listed
 
     def read(self, reply: str, history: list[dict[str, str]]) -> Reading:
         message = cut_reply(reply)
