@@ -155,12 +155,12 @@ OS_SCRIPTS: dict[int, list[str]] = {
         *[
             _bash(command)
             for command in (
-                "ls -l /srv",
+                "ls /srv",
                 "cat /srv/run.sh",
                 "stat -c %a /srv/run.sh",
                 "id -u",
                 "chmod u+x /srv/run.sh",
-                "ls -l /srv/run.sh",
+                "stat -c %A /srv/run.sh",
                 "test -x /srv/run.sh && echo ok",
             )
         ],
