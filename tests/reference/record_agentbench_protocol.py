@@ -644,6 +644,33 @@ def record_ltp(episodes: list[dict]) -> list[dict]:
     return recorded
 
 
+def record_filter() -> list[dict]:
+    """``Session._calc_segments`` and ``Session.filter_messages`` on the seeded histories of
+    ``tests/support/agentbench_histories.py``: each message's segments, how many turns were sent, and what was added
+    to the first."""
+    import importlib.util
+
+    from src.server.task import Session
+    from src.typings import ChatHistoryItem
+
+    spec = importlib.util.spec_from_file_location("histories", ROOT / "tests/support/agentbench_histories.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cases = []
+    for history in module.histories():
+        sent = Session().filter_messages([ChatHistoryItem(**m) for m in history])
+        assert [m.content for m in sent[1:]] == [m["content"] for m in history[len(history) - len(sent) + 1 :]]
+        cases.append(
+            {
+                "segments": [Session._calc_segments(m["content"]) for m in history],
+                "sent": len(sent),
+                "first_added": sent[0].content[len(history[0]["content"]) :],
+                "roles": [m.role for m in sent],
+            }
+        )
+    return cases
+
+
 def record(git_dir: str) -> None:
     src = WORK / "agentbench"
     for path in UNMODIFIED:
@@ -676,6 +703,11 @@ def record(git_dir: str) -> None:
             json.dumps({"source": note, "episodes": recorded}, ensure_ascii=False, indent=1) + "\n"
         )
         print(f"wrote {out_path(task)}")
+    note = f"THUDM/AgentBench {COMMIT} src/server/task.py Session.filter_messages and _calc_segments"
+    out_path("filter_messages").write_text(
+        json.dumps({"source": note, "cases": record_filter()}, ensure_ascii=False) + "\n"
+    )
+    print(f"wrote {out_path('filter_messages')}")
 
 
 def main() -> None:
