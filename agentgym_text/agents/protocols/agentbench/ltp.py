@@ -6,8 +6,9 @@
 - The move is the reply's first line, stripped (the whole reply stays in the history); the env plays it
   (``LateralThinkingEnv`` with ``host_protocol="agentbench"``). An empty reply ends the episode (the server breaks
   with ``COMPLETED``; here ``failure``).
-- The next user turn is the host model's reply (the env's step info ``host_reply``), else the server's hint: the
-  invalid-move hint when ``check_solver_valid`` refuses the move, the in-the-story hint otherwise.
+- The next user turn is the host model's reply (the env's step info ``host_reply``), else the server's hint for a
+  refused move: the invalid-move hint when ``check_solver_valid`` refuses it, the in-the-story hint otherwise. (The
+  shipped puzzles' own host, not AgentBench's, is shown in its own words.)
   ``round_limit``: 25 (``configs/tasks/ltp.yaml``).
 
 ``ENPrompter`` (and its base ``Prompter``) are made from their class definitions in the checkout alone; the module
@@ -66,6 +67,8 @@ class LTPTask(AgentBenchTask):
         reply = info.get("host_reply")
         if reply is not None:
             return [{"role": "user", "content": str(reply)}]
+        if info.get("valid", False):  # a host that is not AgentBench's (the shipped puzzles' own): its words
+            return [{"role": "user", "content": observation}]
         move = history[-1]["content"].split("\n")[0].strip()
         hint = self.hint_in_story if self.prompter.check_solver_valid(move) else self.hint_invalid
         return [{"role": "user", "content": hint}]
