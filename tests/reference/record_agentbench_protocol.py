@@ -136,19 +136,12 @@ OS_SCRIPTS: dict[int, list[str]] = {
         "Think: lower case.\n\nact: bash\nAct: bash\n\n```bash\nhead -n 1 /srv/notes.txt\n```",
         "Think: it is 3.\n\nAct: answer(3)",
     ],
-    # item 1 (a checker): eight commands, no commit: the round limit
+    # item 1 (a checker): eight commands (one 'Act: bash' without a block), no commit: the round limit
     1: [
-        _bash(command)
-        for command in (
-            "ls /var/log/app",
-            "ls -R /var/log/app",
-            "find /var/log/app -name '*.log'",
-            "find /var/log/app -name '*.log' | wc -l",
-            "pwd",
-            "echo $HOME",
-            "ls /var/log/app/old",
-            "seq 1 300 | tr '\\n' ' '",
-        )
+        *(_bash(command) for command in ("ls /var/log/app", "ls -R /var/log/app", "find /var/log/app -name '*.log' | sort")),
+        _bash("find /var/log/app -name '*.log' | wc -l"),
+        "Think: no block.\n\nAct: bash\npwd",
+        *(_bash(command) for command in ("echo $HOME", "ls /var/log/app/old", "seq 1 300 | tr '\\n' ' '")),
     ],
     # item 4 (an operation): seven commands, then finish
     4: [

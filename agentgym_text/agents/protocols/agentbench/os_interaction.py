@@ -30,6 +30,8 @@ MODULE = "src/server/tasks/os_interaction/task.py"
 ROUND_LIMIT = 8
 OUTPUT_LIMIT = 800
 OUTPUT_KEPT = 780
+EMPTY_COMMAND = ":"
+"""What the env runs for ``Act: bash`` without a block (the server sends the shell an empty line)."""
 _ACT = re.compile(r"Act:\s*(.+)")
 _BASH = re.compile(r"```bash\n(.*?)\n```", re.DOTALL)
 
@@ -119,7 +121,8 @@ class OSTask(AgentBenchTask):
         if kind is None:
             return Reading(None, finish_reason=FinishReason.INVALID_ACTION.value, note="no Act: bash/finish/answer")
         if kind == "bash":
-            return Reading(f"Act: bash\n\n```bash\n{content}\n```")
+            # no ```bash block: the server runs an empty line, which prints nothing; ':' does the same here
+            return Reading(f"Act: bash\n\n```bash\n{content or EMPTY_COMMAND}\n```")
         return Reading("Act: finish" if content is None else f"Act: answer({content})")
 
     def observe(self, observation: str, info: Mapping[str, Any], history: list[dict[str, str]]) -> list[dict[str, str]]:
