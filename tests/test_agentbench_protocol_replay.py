@@ -19,10 +19,10 @@ import pytest
 
 from agentgym_text.agents.protocols.agentbench import AgentBenchProtocol
 from agentgym_text.envs.os.sandbox import sandbox_problem
-from tests.reference.record_agentbench_protocol import ENV_IDS, host_policy, write_workbook
 from tests.support import db_agentbench_items, os_agentbench_items
 from tests.support.agentbench_checkout import write_checkout
 from tests.support.agentbench_replay import play
+from tests.support.agentbench_scripts import ENV_IDS, host_policy, write_workbook
 
 REFERENCE = Path(__file__).parent / "reference"
 TASKS = ("dbbench", "os_interaction", "knowledgegraph", "ltp")

@@ -56,7 +56,7 @@ def test_kg_through_the_runner(tmp_path):
 
 def test_ltp_through_the_runner(tmp_path):
     pytest.importorskip("openpyxl")
-    from tests.reference.record_agentbench_protocol import host_policy, write_workbook
+    from tests.support.agentbench_scripts import host_policy, write_workbook
 
     with ScriptedChatServer(host_policy) as host:
         args = [f"task_file={write_workbook(tmp_path / 'standard.xlsx')}", "host_model=scripted"]
