@@ -26,6 +26,10 @@ Usage (two stages; the second runs in a venv with pydantic 1, numpy, PyYAML, req
     /tmp/agentbench-venv/bin/python tests/reference/record_agentbench_protocol.py --record \
         --git-dir /work/.mirror/THUDM+AgentBench/repo
 
+``--real`` (on both stages) runs the same sessions with v0.2's own modules as they are, as the checkout our protocol
+reads and as the code that runs, and only prints whether every request was equal (nothing is written here: the
+output would hold AgentBench's texts).
+
 ``--export`` plays each id under our protocol with the scripted replies of ``tests/support/agentbench_scripts.py`` on the items of
 ``tests/support/{db,os,kg}_agentbench_items.py`` and the puzzles of ``tests/support/agentbench_scripts.py``, keeps what the env gave and writes v0.2's
 task modules with the stand-in texts; ``--record`` runs them and writes ``tests/reference/agentbench_<task>.json``,
@@ -72,8 +76,12 @@ MODULES = {
 }
 
 
-def out_path(task: str) -> Path:
-    return HERE / f"agentbench_{task}.json"
+REAL = WORK / "real"
+"""With ``--real``: where the real checkout's texts and what both sides sent go (never into this repository)."""
+
+
+def out_path(task: str, real: bool = False) -> Path:
+    return (REAL if real else HERE) / f"agentbench_{task}.json"
 
 
 # ---- --export (our venv) -----------------------------------------------------------------------------------------
@@ -120,7 +128,7 @@ def swap_texts(task: str, real: str, fake: str) -> str:
     return real
 
 
-def export(git_dir: str) -> None:
+def export(git_dir: str, real: bool = False) -> None:
     sys.path.insert(0, str(ROOT))
     import gymnasium as gym
 
@@ -146,9 +154,15 @@ def export(git_dir: str) -> None:
     shutil.rmtree(WORK, ignore_errors=True)
     WORK.mkdir(parents=True)
     checkout = write_checkout(WORK / "checkout")
+    if real:  # v0.2's own task modules are the checkout, and run as they are
+        checkout = REAL / "checkout"
+        for relative in MODULES.values():
+            (checkout / relative).parent.mkdir(parents=True, exist_ok=True)
+            (checkout / relative).write_text(_show(git_dir, relative))
     protocol = AgentBenchProtocol(checkout)
     for task, relative in MODULES.items():
-        swapped = swap_texts(task, _show(git_dir, relative), (checkout / relative).read_text())
+        original = _show(git_dir, relative)
+        swapped = original if real else swap_texts(task, original, (checkout / relative).read_text())
         (WORK / f"{task}_module.py").write_text(swapped)
 
     def run(task: str, env: Any, scripts: dict[int, list[str]], item: Any) -> None:
@@ -162,6 +176,7 @@ def export(git_dir: str) -> None:
                     "replies": replies[: len(played["requests"])],
                     "infos": played["infos"],
                     "observations": played["observations"],
+                    "ours": played["requests"],
                 }
             )
         (WORK / f"{task}_export.json").write_text(json.dumps(episodes, ensure_ascii=False, indent=1))
@@ -463,7 +478,7 @@ def record_filter() -> list[dict]:
     return cases
 
 
-def record(git_dir: str) -> None:
+def record(git_dir: str, real: bool = False) -> None:
     src = WORK / "agentbench"
     for path in UNMODIFIED:
         (src / path).parent.mkdir(parents=True, exist_ok=True)
@@ -487,14 +502,23 @@ def record(git_dir: str) -> None:
         "knowledgegraph": record_knowledgegraph,
         "ltp": record_ltp,
     }
+    differing = 0
     for task, recorder in recorders.items():
         episodes = json.loads((WORK / f"{task}_export.json").read_text())
         recorded = recorder(episodes)
+        if real:  # no file: compare what our protocol sent with what v0.2 sent, both with v0.2's own texts
+            for ours, theirs in zip(episodes, recorded):
+                same = ours["ours"] == theirs["requests"]
+                differing += not same
+                print(f"{task} item {ours['index']}: {len(theirs['requests'])} requests, {'equal' if same else 'DIFFER'}")
+            continue
         note = f"THUDM/AgentBench {COMMIT} {MODULES[task]} (texts: tests/support/agentbench_checkout.py)"
         out_path(task).write_text(
             json.dumps({"source": note, "episodes": recorded}, ensure_ascii=False, indent=1) + "\n"
         )
         print(f"wrote {out_path(task)}")
+    if real:
+        sys.exit(1 if differing else 0)
     note = f"THUDM/AgentBench {COMMIT} src/server/task.py Session.filter_messages and _calc_segments"
     out_path("filter_messages").write_text(
         json.dumps({"source": note, "cases": record_filter()}, ensure_ascii=False) + "\n"
@@ -507,11 +531,14 @@ def main() -> None:
     parser.add_argument("--export", action="store_true")
     parser.add_argument("--record", action="store_true")
     parser.add_argument("--git-dir", default="/work/.mirror/THUDM+AgentBench/repo")
+    parser.add_argument(
+        "--real", action="store_true", help="v0.2's own texts on both sides; compare, write nothing here"
+    )
     args = parser.parse_args()
     if args.export:
-        export(args.git_dir)
+        export(args.git_dir, args.real)
     if args.record:
-        record(args.git_dir)
+        record(args.git_dir, args.real)
 
 
 if __name__ == "__main__":
