@@ -9,17 +9,15 @@ the same places.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agentgym_text.agents.protocols.agentbench import CHECKOUT, SETTING
 from agentgym_text.agents.protocols.base import CheckoutError, checkout_file
 
-__all__ = ["TaskSource", "Located", "render_fstring", "first"]
-
-CHECKOUT = "a checkout of THUDM/AgentBench at v0.2"
-SETTING = "AGENTGYM_TEXT_AGENTBENCH_DIR"
+__all__ = ["TaskSource", "Located", "render_fstring"]
 
 
 @dataclass(frozen=True)
@@ -82,16 +80,6 @@ class TaskSource:
             found.append((str(node.values[0].value), Located(value, content)))
         return found
 
-    def strings(self, function: ast.AST) -> Iterator[Located]:
-        """Every string constant and f-string in ``function``, in source order."""
-        inside_fstring: set[int] = set()
-        for node in _walk_in_order(function):
-            if isinstance(node, ast.JoinedStr):
-                inside_fstring.update(id(part) for part in ast.walk(node) if part is not node)
-                yield Located(None, node)
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in inside_fstring:
-                yield Located(node.value, node)
-
     def instance(self, cls: str, bases: tuple[str, ...] = ()) -> Any:
         """An object of the module's class ``cls`` made from its definition (and its ``bases``') alone: nothing else
         of the module runs, nothing is imported."""
@@ -112,7 +100,3 @@ def _walk_in_order(node: ast.AST) -> Iterator[ast.AST]:
     yield node
     for child in ast.iter_child_nodes(node):
         yield from _walk_in_order(child)
-
-
-def first(items: list[Located] | Iterator[Located], test: Callable[[Located], bool]) -> Located | None:
-    return next((item for item in items if test(item)), None)
