@@ -103,6 +103,8 @@ INFO_KEYS: dict[str, Any] = {
 
 At reset, info also holds ``first_observation``: the family's first text without the goal, action-format and budget
 lines this package adds (what the original env showed; agent protocols that replay an original harness read it).
+A family may add documented fields of its own at reset and step (``Start.info``, ``Outcome.info``), e.g. the raw
+result an original harness wraps in its own words.
 
 ``subgoals_done`` marks the subgoals credited so far: for subgoal tasks (milestones, sticky once met) their
 share is ``progress_rate``; for match tasks (goal conditions such as PDDL goal facts) the flags say which

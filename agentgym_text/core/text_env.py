@@ -51,6 +51,8 @@ class Start:
     goal: str
     difficulty: str = ""
     task: TaskSpec | None = None
+    info: dict[str, Any] | None = None
+    """Extra reset-info fields the family documents (e.g. what an original harness's wording needs)."""
 
 
 @dataclass(slots=True)  # built every step: a frozen dataclass costs ~1 µs more per instance
@@ -68,6 +70,8 @@ class Outcome:
     success: bool = False
     finish_reason: str | None = None
     changed: bool = True
+    info: dict[str, Any] | None = None
+    """Extra step-info fields the family documents (e.g. the raw result an original harness shows)."""
 
     @classmethod
     def invalid(cls, observation: str, reason: str | InvalidReason, *, changed: bool = False) -> Outcome:
@@ -301,6 +305,8 @@ class TextEnv(gym.Env[str, str]):
         self._record_progress(credit=False)
         info = self._info(valid=True, invalid_reason=None)
         info[FIRST_OBSERVATION] = _fit(start.observation)
+        if start.info:
+            info.update(start.info)
         return self._observation, info
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict]:
@@ -416,6 +422,8 @@ class TextEnv(gym.Env[str, str]):
     ) -> tuple[str, float, bool, bool, dict]:
         self._observation = _fit(outcome.observation)
         info = self._info(valid=outcome.valid, invalid_reason=outcome.invalid_reason)
+        if outcome.info:
+            info.update(outcome.info)
         return self._observation, float(reward), bool(terminated), False, info
 
     def _info(self, *, valid: bool, invalid_reason: str | None) -> dict[str, Any]:

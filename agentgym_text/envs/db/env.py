@@ -26,7 +26,7 @@ from agentgym_text.envs.db.scoring import (
 )
 from agentgym_text.envs.db.tasks import MAX_STEPS, TASK_COUNT, make_tasks
 
-__all__ = ["DbEnv", "BEFORE_ANSWER", "PROTOCOLS", "AGENTBENCH_RESULT_CHARS"]
+__all__ = ["DbEnv", "BEFORE_ANSWER", "PROTOCOLS", "AGENTBENCH_RESULT_CHARS", "SQL_RESULT"]
 
 BEFORE_ANSWER = 0.9
 """Progress is capped at this share until the answer is committed: 1.0 only for a correct answer."""
@@ -34,6 +34,15 @@ PROTOCOLS = ("v0.2", "fc")
 """How AgentBench's items are scored: v0.2 (the paper's release and leaderboard) or the later FC release."""
 AGENTBENCH_RESULT_CHARS = 800
 """AgentBench cuts a statement's printed result here and appends ``[TRUNCATED]``."""
+SQL_RESULT = "sql_result"
+"""Step info after a statement ran: its result as AgentBench prints it (the error text, else ``str`` of the fetched
+rows; cut at ``AGENTBENCH_RESULT_CHARS`` + ``[TRUNCATED]``), whatever the observation's wording (the ``agentbench``
+agent protocol shows this)."""
+
+
+def _printed(result: Result) -> str:
+    text = result.error if result.error is not None else str(result.rows)
+    return text[:AGENTBENCH_RESULT_CHARS] + "[TRUNCATED]" if len(text) > AGENTBENCH_RESULT_CHARS else text
 
 
 def _backquote(identifier: str) -> str:
@@ -146,10 +155,7 @@ class DbEnv(TextEnv):
         return Database(table) if self.db_url is None else PostgresDatabase(table, self.db_url)
 
     def _result_text(self, result: Result) -> str:
-        if not self.from_file:
-            return result.text()
-        text = result.error if result.error is not None else str(result.rows)
-        return text[:AGENTBENCH_RESULT_CHARS] + "[TRUNCATED]" if len(text) > AGENTBENCH_RESULT_CHARS else text
+        return _printed(result) if self.from_file else result.text()
 
     def _act(self, action: str) -> Outcome:
         assert self._db is not None
@@ -168,13 +174,16 @@ class DbEnv(TextEnv):
         if parsed.kind == "answer":
             return self._answer(parsed.answer, parsed.answer_text)
         result = self._db.run(parsed.sql)
+        printed = {SQL_RESULT: _printed(result)}
         if result.error is not None:
-            return Outcome.invalid(self._result_text(result), InvalidReason.BAD_ARGUMENT)
+            outcome = Outcome.invalid(self._result_text(result), InvalidReason.BAD_ARGUMENT)
+            outcome.info = printed
+            return outcome
         if result.is_query:
             self._latest_rows = result.rows
         if parsed.sql.strip().rstrip(";").strip() == self._params["sql"].strip().rstrip(";").strip():
             self._gold_ran = True
-        return Outcome(observation=self._result_text(result))
+        return Outcome(observation=self._result_text(result), info=printed)
 
     def _table_md5(self) -> str | None:
         assert self._db is not None

@@ -28,6 +28,16 @@ _STRICT_ENDINGS = {
 """The invalid actions that end an episode under ``strict=True``, and how it finishes."""
 
 
+QUESTION = "question"
+ENTITIES = "entities"
+
+
+def _question_info(task: TaskSpec) -> dict[str, Any]:
+    """Reset info: the question as written and its entities' names (the ``agentbench`` agent protocol words its
+    opening from them, as AgentBench's server does)."""
+    return {QUESTION: task.params["question"], ENTITIES: list(task.params["entities"])}
+
+
 class KgEnv(TextEnv):
     """Knowledge-graph question answering with ``get_relations``, ``get_neighbors``, ``intersection``,
     ``get_attributes``, ``argmax``, ``argmin`` and ``count`` over variables ``#0, #1, ...``.
@@ -102,13 +112,13 @@ class KgEnv(TextEnv):
     def _start(self, task: TaskSpec, seed: int) -> Start:
         if self.from_file:
             self.episode = AgentBenchEpisode(task.params, self.ontology, self.endpoint, self.agentbench_fixes)
-            return Start(observation="A new question: " + task.goal, goal=task.goal)
+            return Start(observation="A new question: " + task.goal, goal=task.goal, info=_question_info(task))
         assert self.graph is not None
         self._program = list(task.params["program"])
         self._gold = list(run_program(ToolSession(self.graph, task.params["entities"]), self._program))
         self._session = ToolSession(self.graph, task.params["entities"])
         self._answered_right = False
-        return Start(observation=task.goal, goal=task.goal)
+        return Start(observation=task.goal, goal=task.goal, info=_question_info(task))
 
     def _act(self, action: str) -> Outcome:
         if self.episode is not None:

@@ -23,7 +23,12 @@ from agentgym_text.envs.lateral.puzzles import Puzzle, load_puzzles, normalise
 from agentgym_text.envs.lateral.render import GENERIC_QUESTIONS, opening_text, reply_text
 from agentgym_text.envs.lateral.tasks import make_tasks, tasks_of
 
-__all__ = ["LateralThinkingEnv", "HOST_PROTOCOLS", "NEEDS_HOST"]
+__all__ = ["LateralThinkingEnv", "HOST_PROTOCOLS", "NEEDS_HOST", "STORY", "HOST_REPLY"]
+
+STORY = "story"
+"""Reset info: the puzzle's story as the puzzle gives it (the ``agentbench`` agent protocol words its opening)."""
+HOST_REPLY = "host_reply"
+"""Step info under ``host_protocol="agentbench"`` when the host model answered the move: its reply, stripped."""
 
 HOST_PROTOCOLS = ("ours", "agentbench")
 NEEDS_HOST = (
@@ -108,7 +113,7 @@ class LateralThinkingEnv(TextEnv):
         self._asked, self._history, self._uncovered = set(), [], set()
         self._aborts = 0
         self._game = self.host.new_game(self.puzzle) if hasattr(self.host, "new_game") else None
-        return Start(observation=opening_text(self.puzzle), goal=task.goal)
+        return Start(observation=opening_text(self.puzzle), goal=task.goal, info={STORY: self.puzzle.story})
 
     def _act(self, action: str) -> Outcome:
         if self.host is None:
@@ -187,8 +192,9 @@ class LateralThinkingEnv(TextEnv):
                 f"{reply}\nEvery key point of the truth is uncovered: {self.puzzle.truth}",
                 terminated=True,
                 success=whole,
+                info={HOST_REPLY: reply},
             )
-        return Outcome(reply)
+        return Outcome(reply, info={HOST_REPLY: reply})
 
     def _progress(self) -> Progress:
         count = len(self.puzzle.key_points)

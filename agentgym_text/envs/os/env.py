@@ -21,7 +21,11 @@ from agentgym_text.envs.os.userns import ROOTFS
 
 RUNTIMES: dict[str, Runtime] = {"bwrap": BWRAP, "rootfs": ROOTFS}
 
-__all__ = ["OsEnv"]
+__all__ = ["OsEnv", "OS_OUTPUT"]
+
+OS_OUTPUT = "os_output"
+"""Step info after a command ran: its whole output as the shell printed it, before this env's cut and notes (the
+``agentbench`` agent protocol wraps it in AgentBench's words)."""
 
 
 class OsEnv(TextEnv):
@@ -192,7 +196,10 @@ class OsEnv(TextEnv):
             sandbox.checks([], after_step=True)
             if self._item is not None and command.strip() == (example_command(self._item) or "").strip():
                 self._example_output = result.output
-            return Outcome(render_output(result, limit=self.output_chars, timeout=self.limits.command_timeout))
+            return Outcome(
+                render_output(result, limit=self.output_chars, timeout=self.limits.command_timeout),
+                info={OS_OUTPUT: result.output},
+            )
         if self._expert_done < len(task.solution) and command == task.solution[self._expert_done]:
             self._expert_done += 1
         result = sandbox.run(command)
@@ -204,7 +211,10 @@ class OsEnv(TextEnv):
         for index, milestone in enumerate(task.milestones):
             if not self._met[index] and milestone.kind != "state":
                 self._met[index] = output_meets(milestone, seen)
-        return Outcome(render_output(result, limit=self.output_chars, timeout=self.limits.command_timeout))
+        return Outcome(
+            render_output(result, limit=self.output_chars, timeout=self.limits.command_timeout),
+            info={OS_OUTPUT: result.output},
+        )
 
     def _progress(self) -> Progress:
         task = self._instance

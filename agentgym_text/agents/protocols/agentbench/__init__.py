@@ -24,7 +24,12 @@ __all__ = ["AgentBenchProtocol", "TASKS", "CHECKOUT", "SETTING"]
 CHECKOUT = "a checkout of THUDM/AgentBench at v0.2"
 SETTING = "AGENTGYM_TEXT_AGENTBENCH_DIR"
 
-TASKS: Mapping[str, str] = {}
+TASKS: Mapping[str, str] = {
+    "dbbench": "agentgym_text.agents.protocols.agentbench.dbbench:DBBenchTask",
+    "os_interaction": "agentgym_text.agents.protocols.agentbench.os_interaction:OSTask",
+    "knowledgegraph": "agentgym_text.agents.protocols.agentbench.knowledgegraph:KnowledgeGraphTask",
+    "ltp": "agentgym_text.agents.protocols.agentbench.ltp:LTPTask",
+}
 """AgentBench's task name (``EnvId.agentbench_task``) -> the module here that speaks it (``module:Class``)."""
 
 

@@ -1,0 +1,545 @@
+"""Record the requests AgentBench v0.2's own task servers send (references for the ``agentbench`` protocol's replay
+tests, never a runtime dependency): DBBench, OS interaction, knowledge graph and lateral thinking.
+
+Runs AgentBench's ``src/server/task.py`` (``Session``, ``filter_messages``) and ``src/typings`` UNMODIFIED, and each
+task's own loop (``DBBench.start_sample``, ``OSInteraction._judge``, ``KnowledgeGraph.start_sample``,
+``LateralThinkingPuzzle.start_sample``) with one change only: the texts the protocol reads are the stand-in
+checkout's (``tests/support/agentbench_checkout.py``), put in the same places (the protocol's own ``locate`` finds
+them in both; for LTP the ``ENPrompter`` class is the stand-in's), so no AgentBench prompt enters this repository.
+Stubs stand in for what needs a server, each fed what this suite's env gave for the same reply:
+
+- DB: ``Interaction.Container`` (Docker + MySQL) returns the results the env printed (step info ``sql_result``);
+- OS: the container's ``execute`` returns the env's raw command output (``os_output``), ``execute_independent``
+  succeeds; ``docker`` is a stub module;
+- KG: ``api.py``'s functions return ``"Observation: "`` + the env's observation (``##`` in place of the variable's
+  number, as ``api.py`` writes it) or raise when the env refused the call; ``SparqlExecuter`` is a stub;
+- LTP: the host model (``eval_agent``) answers the hosting dialogue with the env's host reply (``host_reply``) and
+  "No" to the bookkeeping prompts; ``pandas``, ``src.configs`` and ``src.client.agent`` are stubs (nltk is real).
+
+The session's controller is a scripted agent: it records every message list it is sent (roles mapped as
+AgentBench's HTTP agent maps them) and answers with the scripted replies.
+
+Usage (two stages; the second runs in a venv with pydantic 1, numpy, PyYAML, requests and nltk)::
+
+    PYTHONPATH=. .venv/bin/python tests/reference/record_agentbench_protocol.py --export \
+        --git-dir /work/.mirror/THUDM+AgentBench/repo
+    /tmp/agentbench-venv/bin/python tests/reference/record_agentbench_protocol.py --record \
+        --git-dir /work/.mirror/THUDM+AgentBench/repo
+
+``--real`` (on both stages) runs the same sessions with v0.2's own modules as they are, as the checkout our protocol
+reads and as the code that runs, and only prints whether every request was equal (nothing is written here: the
+output would hold AgentBench's texts).
+
+``--export`` plays each id under our protocol with the scripted replies of ``tests/support/agentbench_scripts.py`` on the items of
+``tests/support/{db,os,kg}_agentbench_items.py`` and the puzzles of ``tests/support/agentbench_scripts.py``, keeps what the env gave and writes v0.2's
+task modules with the stand-in texts; ``--record`` runs them and writes ``tests/reference/agentbench_<task>.json``,
+which ``tests/test_agentbench_protocol_<task>.py`` replay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import asyncio
+import json
+import re
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+WORK = Path("/tmp/agentbench-protocol-work")
+COMMIT = "41e6807"
+"""AgentBench v0.2."""
+UNMODIFIED = (
+    "src/server/task.py",
+    "src/typings/__init__.py",
+    "src/typings/config.py",
+    "src/typings/exception.py",
+    "src/typings/general.py",
+    "src/typings/output.py",
+    "src/typings/request.py",
+    "src/typings/status.py",
+    "src/utils/__init__.py",
+    "src/utils/max_flow.py",
+    "src/utils/others.py",
+    "src/utils/rules.py",
+)
+MODULES = {
+    "dbbench": "src/server/tasks/dbbench/__init__.py",
+    "os_interaction": "src/server/tasks/os_interaction/task.py",
+    "knowledgegraph": "src/server/tasks/knowledgegraph/task.py",
+    "ltp": "src/server/tasks/ltp/task.py",
+}
+
+
+REAL = WORK / "real"
+"""With ``--real``: where the real checkout's texts and what both sides sent go (never into this repository)."""
+
+
+def out_path(task: str, real: bool = False) -> Path:
+    return (REAL if real else HERE) / f"agentbench_{task}.json"
+
+
+# ---- --export (our venv) -----------------------------------------------------------------------------------------
+def _show(git_dir: str, path: str) -> str:
+    return subprocess.run(
+        ["git", f"--git-dir={git_dir}", "show", f"{COMMIT}:{path}"], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def swap_texts(task: str, real: str, fake: str) -> str:
+    """v0.2's module ``real`` with the texts the protocol reads replaced by the stand-in's ``fake`` ones (each node
+    ``locate`` finds in ``real`` gets the source of the node it finds in ``fake``)."""
+    import importlib
+
+    from agentgym_text.agents.protocols.agentbench.source import TaskSource
+
+    locate = importlib.import_module(f"agentgym_text.agents.protocols.agentbench.{task}").locate
+    nodes = {}
+    for name, text in (("real", real), ("fake", fake)):
+        folder = WORK / "swap" / name
+        (folder / MODULES[task]).parent.mkdir(parents=True, exist_ok=True)
+        (folder / MODULES[task]).write_text(text)
+        nodes[name] = locate(TaskSource(folder, MODULES[task]))
+
+    def offset(text: str, line: int, column: int) -> int:
+        starts = [0]
+        for row in text.splitlines(keepends=True):
+            starts.append(starts[-1] + len(row))
+        return starts[line - 1] + len(text.splitlines(keepends=True)[line - 1].encode()[:column].decode())
+
+    spans = []
+    for key, node in nodes["real"].items():
+        replacement = ast.get_source_segment(fake, nodes["fake"][key])
+        assert replacement is not None
+        spans.append(
+            (
+                offset(real, node.lineno, node.col_offset),
+                offset(real, node.end_lineno, node.end_col_offset),
+                replacement,
+            )
+        )
+    for start, end, text in sorted(spans, reverse=True):
+        real = real[:start] + text + real[end:]
+    return real
+
+
+def export(git_dir: str, real: bool = False) -> None:
+    sys.path.insert(0, str(ROOT))
+    import gymnasium as gym
+
+    import agentgym_text  # noqa: F401  (registers the ids)
+    from agentgym_text.agents.protocols.agentbench import AgentBenchProtocol
+    from agentgym_text.testing.chat_server import ScriptedChatServer
+    from tests.support import db_agentbench_items, kg_agentbench_items, os_agentbench_items
+    from tests.support.agentbench_checkout import write_checkout
+    from tests.support.agentbench_replay import play
+    from tests.support.agentbench_scripts import (
+        DB_SCRIPTS,
+        ENV_IDS,
+        KG_SCRIPTS,
+        LTP_PUZZLES,
+        LTP_SCRIPTS,
+        OS_SCRIPTS,
+        host_policy,
+        write_workbook,
+    )
+
+    import shutil
+
+    shutil.rmtree(WORK, ignore_errors=True)
+    WORK.mkdir(parents=True)
+    checkout = write_checkout(WORK / "checkout")
+    if real:  # v0.2's own task modules are the checkout, and run as they are
+        checkout = REAL / "checkout"
+        for relative in MODULES.values():
+            (checkout / relative).parent.mkdir(parents=True, exist_ok=True)
+            (checkout / relative).write_text(_show(git_dir, relative))
+    protocol = AgentBenchProtocol(checkout)
+    for task, relative in MODULES.items():
+        original = _show(git_dir, relative)
+        swapped = original if real else swap_texts(task, original, (checkout / relative).read_text())
+        (WORK / f"{task}_module.py").write_text(swapped)
+
+    def run(task: str, env: Any, scripts: dict[int, list[str]], item: Any) -> None:
+        episodes = []
+        for index, replies in scripts.items():
+            played = play(protocol, ENV_IDS[task], env, index, replies)
+            episodes.append(
+                {
+                    "index": index,
+                    "item": item(index),
+                    "replies": replies[: len(played["requests"])],
+                    "infos": played["infos"],
+                    "observations": played["observations"],
+                    "ours": played["requests"],
+                }
+            )
+        (WORK / f"{task}_export.json").write_text(json.dumps(episodes, ensure_ascii=False, indent=1))
+        print(f"{task}: exported {len(episodes)} episodes")
+
+    items = db_agentbench_items.write_items(WORK)
+    env = gym.make("AgentBench/DB-v0", task_file=str(items)).unwrapped
+    run("dbbench", env, DB_SCRIPTS, lambda i: db_agentbench_items.ITEMS[i])
+    env.close()
+
+    root = os_agentbench_items.write_items(WORK / "os")
+    env = gym.make(
+        "AgentBench/OS-v0",
+        task_file=str(root / "data/1/sample.json"),
+        script_dir=str(root / "scripts/1"),
+        sandbox="bwrap",
+        prewarm=False,
+    ).unwrapped
+    run("os_interaction", env, OS_SCRIPTS, lambda i: os_agentbench_items.GROUP_1[i])
+    env.close()
+
+    folder = WORK / "kg"
+    folder.mkdir()
+    with kg_agentbench_items.sparql_endpoint() as url:
+        env = gym.make(
+            "AgentBench/KG-v0",
+            task_file=str(kg_agentbench_items.write_items(folder)),
+            sparql_url=url,
+            ontology_dir=str(kg_agentbench_items.write_ontology(folder)),
+        ).unwrapped
+        run("knowledgegraph", env, KG_SCRIPTS, lambda i: kg_agentbench_items.ITEMS[i])
+        env.close()
+
+    workbook = write_workbook(WORK / "standard.xlsx")
+    with ScriptedChatServer(host_policy) as server:
+        env = gym.make(
+            "AgentBench/LateralThinking-v0",
+            task_file=str(workbook),
+            host_model="scripted",
+            host_base_url=server.base_url,
+        ).unwrapped
+        run("ltp", env, LTP_SCRIPTS, lambda i: LTP_PUZZLES[i])
+        env.close()
+
+
+# ---- --record (the reference venv) -------------------------------------------------------------------------------
+STUBS = {
+    "src/server/tasks/dbbench/Interaction.py": """
+RESULTS = []
+
+
+class Container:
+    def execute(self, sql, database=None, data=()):
+        if database is None or sql.startswith(("drop database", "select md5(")):
+            return None
+        return RESULTS.pop(0)
+
+    def delete(self):
+        pass
+""",
+    "src/server/tasks/knowledgegraph/api.py": """
+import json
+import re
+
+CURRENT = {}
+
+
+def _step(*arguments):
+    if not CURRENT.get("valid"):
+        raise ValueError("refused here as the env refused it")
+    text = "Observation: " + CURRENT["observation"]
+    made = re.match(r"Observation: variable #(\\d+), ", text)
+    if made:
+        return "variable", text.replace("#" + made.group(1), "##", 1)
+    return None, text
+
+
+def get_relations(*arguments):
+    return _step(*arguments)
+
+
+get_neighbors = intersection = union = count = get_attributes = argmax = argmin = get_relations
+
+
+def final_execute(variable, sparql_executor):
+    return []
+""",
+    "src/server/tasks/knowledgegraph/utils/__init__.py": "",
+    "src/server/tasks/knowledgegraph/utils/sparql_executer.py": """
+class SparqlExecuter:
+    def __init__(self, url=None):
+        self.url = url
+""",
+    "src/configs.py": """
+class ConfigLoader:
+    def load_from(self, path):
+        return {}
+""",
+    "src/client/__init__.py": "",
+    "src/client/agent.py": """
+class AgentClient:
+    pass
+""",
+}
+
+
+def _fake_modules() -> None:
+    docker = types.ModuleType("docker")
+    docker.models = types.ModuleType("docker.models")
+    docker.models.containers = types.ModuleType("docker.models.containers")
+    docker.models.containers.Container = object
+    sys.modules.update(
+        {
+            "docker": docker,
+            "docker.models": docker.models,
+            "docker.models.containers": docker.models.containers,
+            "pandas": types.ModuleType("pandas"),
+        }
+    )
+
+
+class ScriptedAgent:
+    """The session's controller: records each message list and answers with the next reply."""
+
+    def __init__(self, replies: list[str], on_reply=None):
+        self.replies = list(replies)
+        self.sent: list[list[dict[str, str]]] = []
+        self.on_reply = on_reply
+
+    async def env_pull(self, history):
+        from src.typings import AgentOutput
+
+        self.sent.append([{"role": {"agent": "assistant"}.get(m.role, m.role), "content": m.content} for m in history])
+        if self.on_reply is not None:
+            self.on_reply(len(self.sent) - 1)
+        return AgentOutput(content=self.replies.pop(0))
+
+
+def _session(agent: ScriptedAgent):
+    from src.server.task import Session
+
+    session = Session()
+    session.controller = agent
+    return session
+
+
+def record_dbbench(episodes: list[dict]) -> list[dict]:
+    from src.server.tasks import dbbench
+    from src.server.tasks.dbbench import Interaction
+
+    data = WORK / "items.jsonl"
+    data.write_text("".join(json.dumps(e["item"], ensure_ascii=False) + "\n" for e in episodes))
+    task = dbbench.DBBench(name="dbbench-std", data_file=str(data), max_round=15)
+    recorded = []
+    for position, episode in enumerate(episodes):
+        Interaction.RESULTS[:] = [info["sql_result"] for info in episode["infos"] if "sql_result" in info]
+        agent = ScriptedAgent(episode["replies"])
+        output = asyncio.run(task.start_sample(position, _session(agent)))
+        recorded.append(
+            {
+                "index": episode["index"],
+                "replies": episode["replies"],
+                "requests": agent.sent,
+                "status": output.status.value,
+                "answer": output.result["answer"],
+                "fed": [info.get("sql_result") for info in episode["infos"]],
+            }
+        )
+        assert not Interaction.RESULTS, "every result the env printed was asked for"
+    return recorded
+
+
+def record_os_interaction(episodes: list[dict]) -> list[dict]:
+    from src.server.tasks.os_interaction import task as os_task
+
+    recorded = []
+    for episode in episodes:
+        outputs = [info["os_output"] for info in episode["infos"] if "os_output" in info]
+
+        class Container:
+            def execute(self, command):
+                return types.SimpleNamespace(output=outputs.pop(0).encode("utf-8"), exit_code=0)
+
+            def execute_independent(self, command, *params):
+                return types.SimpleNamespace(output=b"", exit_code=0)
+
+        config = os_task.JudgeConfig()
+        config.description = episode["item"]["description"]
+        config.match = {"answer": "3", "strip": True}
+        task = os_task.OSInteraction.__new__(os_task.OSInteraction)
+        task.round_limit = 8
+        agent = ScriptedAgent(episode["replies"])
+        output = asyncio.run(task._judge(_session(agent), config, Container()))
+        assert not outputs, "every output the env printed was asked for"
+        recorded.append(
+            {
+                "index": episode["index"],
+                "replies": episode["replies"],
+                "requests": agent.sent,
+                "status": output.status.value,
+                "fed": [info.get("os_output") for info in episode["infos"]],
+            }
+        )
+    return recorded
+
+
+def record_knowledgegraph(episodes: list[dict]) -> list[dict]:
+    from src.server.tasks.knowledgegraph import api
+    from src.server.tasks.knowledgegraph import task as kg_task
+
+    data = WORK / "kg_items.json"
+    data.write_text(json.dumps([e["item"] for e in episodes], ensure_ascii=False))
+    task = kg_task.KnowledgeGraph(data_file=str(data), sparql_url=None, round=15, name="kg-std")
+    recorded = []
+    for position, episode in enumerate(episodes):
+        infos, observations = episode["infos"], episode["observations"]
+
+        def feed(reply: int) -> None:
+            api.CURRENT.clear()
+            if reply < len(infos):
+                api.CURRENT.update(valid=infos[reply]["valid"], observation=observations[reply])
+
+        agent = ScriptedAgent(episode["replies"], feed)
+        output = asyncio.run(task.start_sample(position, _session(agent)))
+        recorded.append(
+            {
+                "index": episode["index"],
+                "replies": episode["replies"],
+                "requests": agent.sent,
+                "status": output.status.value,
+                "actions": output.result["actions"] if output.result else None,
+                "fed": [[info["valid"], text] for info, text in zip(infos, observations)],
+            }
+        )
+    return recorded
+
+
+def record_ltp(episodes: list[dict]) -> list[dict]:
+    from src.server.tasks.ltp import task as ltp_task
+
+    recorded = []
+    for episode in episodes:
+        infos = episode["infos"]
+        current: dict[str, Any] = {}
+
+        class Host:
+            def inference(self, history):
+                if len(history) > 1:
+                    return current["host_reply"]
+                return "No."
+
+        def feed(reply: int) -> None:
+            current.clear()
+            if reply < len(infos):
+                current.update(infos[reply])
+
+        task = ltp_task.LateralThinkingPuzzle.__new__(ltp_task.LateralThinkingPuzzle)
+        task.rounds = 25
+        task.inputs = [tuple(episode["item"])]
+        task.eval_agent = Host()
+        agent = ScriptedAgent(episode["replies"] + [""], feed)  # an empty reply ends a game that is still going
+        output = asyncio.run(task.start_sample(0, _session(agent)))
+        recorded.append(
+            {
+                "index": episode["index"],
+                "replies": episode["replies"],
+                "requests": agent.sent[: len(episode["replies"])],
+                "status": output.status.value,
+                "fed": [i.get("host_reply") for i in infos],
+            }
+        )
+    return recorded
+
+
+def record_filter() -> list[dict]:
+    """``Session._calc_segments`` and ``Session.filter_messages`` on the seeded histories of
+    ``tests/support/agentbench_histories.py``: each message's segments, how many turns were sent, and what was added
+    to the first."""
+    import importlib.util
+
+    from src.server.task import Session
+    from src.typings import ChatHistoryItem
+
+    spec = importlib.util.spec_from_file_location("histories", ROOT / "tests/support/agentbench_histories.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cases = []
+    for history in module.histories():
+        sent = Session().filter_messages([ChatHistoryItem(**m) for m in history])
+        assert [m.content for m in sent[1:]] == [m["content"] for m in history[len(history) - len(sent) + 1 :]]
+        cases.append(
+            {
+                "segments": [Session._calc_segments(m["content"]) for m in history],
+                "sent": len(sent),
+                "first_added": sent[0].content[len(history[0]["content"]) :],
+                "roles": [m.role for m in sent],
+            }
+        )
+    return cases
+
+
+def record(git_dir: str, real: bool = False) -> None:
+    src = WORK / "agentbench"
+    for path in UNMODIFIED:
+        (src / path).parent.mkdir(parents=True, exist_ok=True)
+        (src / path).write_text(_show(git_dir, path))
+    for task, relative in MODULES.items():
+        (src / relative).parent.mkdir(parents=True, exist_ok=True)
+        (src / relative).write_text((WORK / f"{task}_module.py").read_text())
+        init = (src / relative).parent / "__init__.py"
+        if not init.exists():
+            init.write_text(_show(git_dir, str(Path(relative).parent / "__init__.py")))
+    for path, text in STUBS.items():
+        (src / path).parent.mkdir(parents=True, exist_ok=True)
+        (src / path).write_text(text)
+    for package in ("src", "src/server", "src/server/tasks"):
+        (src / package / "__init__.py").touch()
+    _fake_modules()
+    sys.path.insert(0, str(src))
+    recorders = {
+        "dbbench": record_dbbench,
+        "os_interaction": record_os_interaction,
+        "knowledgegraph": record_knowledgegraph,
+        "ltp": record_ltp,
+    }
+    differing = 0
+    for task, recorder in recorders.items():
+        episodes = json.loads((WORK / f"{task}_export.json").read_text())
+        recorded = recorder(episodes)
+        if real:  # no file: compare what our protocol sent with what v0.2 sent, both with v0.2's own texts
+            for ours, theirs in zip(episodes, recorded):
+                same = ours["ours"] == theirs["requests"]
+                differing += not same
+                print(f"{task} item {ours['index']}: {len(theirs['requests'])} requests, {'equal' if same else 'DIFFER'}")
+            continue
+        note = f"THUDM/AgentBench {COMMIT} {MODULES[task]} (texts: tests/support/agentbench_checkout.py)"
+        out_path(task).write_text(
+            json.dumps({"source": note, "episodes": recorded}, ensure_ascii=False, indent=1) + "\n"
+        )
+        print(f"wrote {out_path(task)}")
+    if real:
+        sys.exit(1 if differing else 0)
+    note = f"THUDM/AgentBench {COMMIT} src/server/task.py Session.filter_messages and _calc_segments"
+    out_path("filter_messages").write_text(
+        json.dumps({"source": note, "cases": record_filter()}, ensure_ascii=False) + "\n"
+    )
+    print(f"wrote {out_path('filter_messages')}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--export", action="store_true")
+    parser.add_argument("--record", action="store_true")
+    parser.add_argument("--git-dir", default="/work/.mirror/THUDM+AgentBench/repo")
+    parser.add_argument(
+        "--real", action="store_true", help="v0.2's own texts on both sides; compare, write nothing here"
+    )
+    args = parser.parse_args()
+    if args.export:
+        export(args.git_dir, args.real)
+    if args.record:
+        record(args.git_dir, args.real)
+
+
+if __name__ == "__main__":
+    main()

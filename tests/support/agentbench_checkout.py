@@ -1,0 +1,254 @@
+"""A stand-in for a checkout of THUDM/AgentBench at v0.2: the task modules the ``agentbench`` protocol reads, in v0.2's
+layout and shapes (the same constant, class and method names, the texts in the same places), worded here.
+
+``write_checkout(root)`` writes them; the protocol reads them exactly as it reads a real checkout. The recorder
+(``tests/reference/record_agentbench_protocol.py``) puts these texts into v0.2's own code in the same places.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["write_checkout", "DB", "OS", "KG", "LTP"]
+
+DB = '''import re
+from src.server.task import Task, Session
+from .Interaction import Container
+
+big_prompt = """
+Here is a question about one table. Work on it with SQL, thinking aloud first.
+Run a statement like this:
+Action: Operation
+```sql
+SELECT * FROM t;
+```
+One statement per reply, on one line. When sure, reply:
+Action: Answer
+Final Answer: ["A", "B"]
+"""
+
+
+class DBBench(Task):
+    async def start_sample(self, index, session: Session):
+        entry = self.dataset[index][0]
+        session.inject({"role": "user", "content": big_prompt})
+        session.inject({"role": "agent", "content": "Understood."})
+        prompt = entry["description"] + "\\n" + entry["add_description"]
+        session.inject({"role": "user", "content": prompt})
+'''
+
+OS = '''import re
+from src.server.task import Task, Session
+
+ONE_SHOT = [
+    {"role": "user", "content": "how many lines does /etc/hosts have?"},
+    {"role": "agent", "content": "Think: count them.\\n\\nAct: bash\\n\\n```bash\\nwc -l < /etc/hosts\\n```"},
+    {"role": "user", "content": "The shell says:\\n7"},
+    {"role": "agent", "content": "Think: that is it.\\n\\nAct: answer(7)"},
+]
+
+
+class OSInteraction(Task):
+    async def _judge(self, session, config, container):
+        oneshot = True
+        session.inject(
+            {
+                "role": "user",
+                "content": """You work a Linux shell for me. Each turn: think, then one of "bash", "finish", "answer".
+
+Think: ...
+
+Act: bash
+
+```bash
+# code
+```
+
+Act: finish
+
+Act: answer(the answer)\\n\\n""",
+            }
+        )
+        if not oneshot:
+            session.history[-1].content += "My task:\\n\\n" + config.description
+        else:
+            session.history[-1].content += "My task:\\n\\n" + ONE_SHOT[0]["content"]
+            for item in ONE_SHOT[1:]:
+                session.inject(item)
+            session.inject(
+                {"role": "user", "content": "A fresh machine, a new task:\\n\\n" + config.description}
+            )
+        for _ in range(self.round_limit):
+            root = await session.action()
+            result = ""
+            if len(result) > 800:
+                result = result[:780] + "\\n[cut: too long]"
+            session.inject(
+                {
+                    "role": "user",
+                    "content": ("The shell says:\\n\\n" + result) if result else "The shell printed nothing.",
+                }
+            )
+'''
+
+KG = '''import re
+from src.server.task import Task, Session
+from .api import *
+
+INSTRUCTIONS = """
+Answer the question from a knowledge base with these tools: get_relations(x), get_neighbors(x, r),
+intersection(a, b), get_attributes(x), argmax(x, a), argmin(x, a), count(x). Results are variables #0, #1, ...
+Reply with one 'Action: tool(args)' line at a time, and 'Final Answer: #k' at the end.
+"""
+
+ONE_SHOT = [
+    """Question: which rivers cross Ruritania? \\nEntities: [Ruritania]""",
+    """Thought: look at its relations.\\nAction: get_relations(Ruritania)""",
+    """Observation: [geo.country.rivers]""",
+    """Thought: follow the river relation.\\nAction: get_neighbors(Ruritania, geo.country.rivers)""",
+    """Observation: variable #0, which are instances of geo.river""",
+    """Thought: #0 it is.\\nFinal Answer: #0""",
+]
+
+
+class KnowledgeGraph(Task):
+    async def start_sample(self, index, session: Session):
+        session.inject({"role": "user", "content": INSTRUCTIONS})
+        session.inject({"role": "agent", "content": "Ready when you are."})
+        for idx, shot in enumerate(ONE_SHOT):
+            if idx % 2 == 0:
+                session.inject({"role": "user", "content": shot})
+            else:
+                session.inject({"role": "agent", "content": shot})
+        session.inject(
+            {
+                "role": "user",
+                "content": "Next question: " + question + "\\nKnown entities: " + f"[{'; '.join([e for e in entities])}]",
+            }
+        )
+        for i in range(self.round):
+            message = await session.action()
+            final_answer = re.findall(r"(?:Find|Final) Answer: #(\\d+)", message)
+            if final_answer:
+                try:
+                    answer_variable = variables_list[int(final_answer[0])]
+                except IndexError:
+                    session.inject({"role": "user", "content": "No such variable: check the id."})
+                    continue
+                break
+            else:
+                for line in message.split("\\n"):
+                    execution_message = "Nothing ran."
+                    if re.match(r"Action.*?:", line):
+                        for function_name in re.findall(r"(\\w+)\\(", line):
+                            try:
+                                pass
+                            except Exception as e:
+                                try:
+                                    if function_name != "intersection":
+                                        execution_message = f"{function_name}({', '.join(ori_arguments)}) failed; fix the call."
+                                    else:
+                                        execution_message = f"{function_name}({', '.join(ori_arguments)}) failed: the variables differ in type."
+                                except UnboundLocalError:
+                                    execution_message = f"Could not read the call to {function_name}; check the brackets."
+                                continue
+                        break
+                if not find_action:
+                    session.inject({"role": "user", "content": "No Action line found: try again."})
+'''
+
+LTP = r"""from src.server.task import Task, Session
+
+
+class Prompter:
+    def solver_instruction(self, story):
+        raise NotImplementedError
+
+
+class ENPrompter(Prompter):
+    def rules_solver(self):
+        return "Ask yes/no questions, one at a time, to find the hidden truth."
+
+    def rules(self):
+        return "Answer yes, no or irrelevant, by the truth."
+
+    def solver_instruction(self, story):
+        return f"Let us play a lateral thinking puzzle.\n{self.rules_solver()}\nThe story:\n{story}\n\nAsk away."
+
+    def hosting_instruction(self, story, answer, story_key, answer_key):
+        return [
+            {"role": "user", "content": f"Host this puzzle. Story: {story}\nTruth: {answer}\n{self.rules()}"},
+            {"role": "assistant", "content": "I will host."},
+            {"role": "user", "content": "The story's key points?"},
+            {"role": "assistant", "content": story_key},
+            {"role": "user", "content": "The truth's key points?"},
+            {"role": "assistant", "content": answer_key},
+            {"role": "user", "content": "The rules?"},
+            {"role": "assistant", "content": self.rules()},
+            {"role": "user", "content": "Begin."},
+            {"role": "assistant", "content": f"The story:\n{story}"},
+        ]
+
+    def check_solver_valid(self, solver):
+        phrases = ("new story", "other story", "new game", "other game", "new question", "other question",
+                   "other round", "new round", "Great job", "further question")
+        return not any(phrase in solver for phrase in phrases)
+
+    def solver_hint_invalid(self):
+        return "Stay with this story and ask a yes/no question."
+
+    def solver_hint_appeared_in_story(self):
+        return "The story says so already: ask something new."
+
+    def solver_hint_asked_before(self):
+        return "Asked already: ask something new."
+
+    def hosting_append_messages(self, known, solver):
+        if len(known) > 0:
+            return [
+                {"role": "user", "content": f"{' '.join(known)}\nyes, no or irrelevant?"},
+                {"role": "assistant", "content": "Yes."},
+                {"role": "user", "content": f"{solver}\nyes, no or irrelevant?"},
+            ]
+        return [{"role": "user", "content": f"{solver}\nyes, no or irrelevant?"}]
+
+    def hosting_summary(self, solver):
+        return f"As one statement:\n{solver}"
+
+    def hosting_summary_opposite(self, solver):
+        return f"As one statement, negated:\n{solver}"
+
+    def hosting_simplify(self, reasoning):
+        return f"In one sentence:\n{' '.join(reasoning)}"
+
+    def hosting_compare(self, key1, merge):
+        return f"Does B hold all of A? yes or no.\nA: {key1}\nB: {merge}"
+
+    def check_yes(self, message):
+        return message.strip().startswith(("Yes", "yes"))
+
+    def check_no(self, message):
+        return message.strip().startswith(("No", "no"))
+
+
+class LateralThinkingPuzzle(Task):
+    pass
+"""
+
+FILES = {
+    "src/server/tasks/dbbench/__init__.py": DB,
+    "src/server/tasks/os_interaction/task.py": OS,
+    "src/server/tasks/knowledgegraph/task.py": KG,
+    "src/server/tasks/ltp/task.py": LTP,
+}
+
+
+def write_checkout(root: Path, skip: tuple[str, ...] = ()) -> Path:
+    """The stand-in checkout under ``root`` (``skip``: files left out)."""
+    for relative, text in FILES.items():
+        if relative in skip:
+            continue
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root

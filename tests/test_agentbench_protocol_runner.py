@@ -1,0 +1,67 @@
+"""``agentgym-text eval --agent openai --protocol agentbench`` end to end: the requests a chat server receives from
+the runner and ``LLMAgent`` equal AgentBench v0.2's (the first episode of ``tests/reference/agentbench_<task>.json``),
+so the runner's budget, wrappers and info carry what the protocol needs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agentgym_text.cli import main
+from agentgym_text.testing.chat_server import ScriptedChatServer
+from tests.support.agentbench_checkout import write_checkout
+from tests.support.db_agentbench_items import write_items
+
+REFERENCE = Path(__file__).parent / "reference"
+
+
+def _eval(tmp_path: Path, task: str, env_id: str, env_args: list[str]) -> tuple[int, list, dict]:
+    expected = json.loads((REFERENCE / f"agentbench_{task}.json").read_text())["episodes"][0]
+    replies, seen = list(expected["replies"]), []
+
+    def policy(messages):
+        if messages[-1]["content"] == "ping":  # the preflight
+            return "pong"
+        seen.append([{"role": m["role"], "content": m["content"]} for m in messages])
+        return replies.pop(0) if replies else ""  # an empty reply ends a game AgentBench would play on
+
+    with ScriptedChatServer(policy) as server:
+        code = main(
+            ["eval", "--agent", "openai", "--model", "scripted", "--base-url", server.base_url, "--protocol"]
+            + ["agentbench", "--agentbench-dir", str(write_checkout(tmp_path / "checkout")), "--envs", env_id]
+            + ["--tasks", "1", "--out", str(tmp_path / "run"), "--quiet", "--no-report"]
+            + [part for arg in env_args for part in ("--env-arg", arg)]
+        )
+    return code, seen, expected
+
+
+def test_db_through_the_runner(tmp_path):
+    code, seen, expected = _eval(tmp_path, "dbbench", "AgentBench/DB-v0", [f"task_file={write_items(tmp_path)}"])
+    assert code == 0 and seen == expected["requests"]
+
+
+def test_kg_through_the_runner(tmp_path):
+    pytest.importorskip("pyoxigraph")
+    from tests.support import kg_agentbench_items as kg
+
+    with kg.sparql_endpoint() as url:
+        args = [f"task_file={kg.write_items(tmp_path)}", f"sparql_url={url}"]
+        code, seen, expected = _eval(
+            tmp_path, "knowledgegraph", "AgentBench/KG-v0", [*args, f"ontology_dir={kg.write_ontology(tmp_path)}"]
+        )
+    assert code == 0 and seen == expected["requests"]
+
+
+def test_ltp_through_the_runner(tmp_path):
+    pytest.importorskip("openpyxl")
+    from tests.support.agentbench_scripts import host_policy, write_workbook
+
+    with ScriptedChatServer(host_policy) as host:
+        args = [f"task_file={write_workbook(tmp_path / 'standard.xlsx')}", "host_model=scripted"]
+        code, seen, expected = _eval(
+            tmp_path, "ltp", "AgentBench/LateralThinking-v0", [*args, f"host_base_url={host.base_url}"]
+        )
+    assert code == 0 and seen[: len(expected["requests"])] == expected["requests"]
+    assert len(seen) == len(expected["requests"]) + 1  # the empty reply's request
