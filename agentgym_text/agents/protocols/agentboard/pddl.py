@@ -10,17 +10,22 @@ from agentgym_text.agents.protocols.agentboard.agent import PromptFile
 from agentgym_text.agents.protocols.agentboard.checkout import Checkout
 from agentgym_text.agents.protocols.agentboard.task import AgentBoardTask, Episode
 from agentgym_text.agents.protocols.base import CheckoutError
+from agentgym_text.envs.pddl.agentboard_data import GAMES
 
 __all__ = ["PddlTask", "game_of"]
 
 
-def game_of(task_id: str) -> str:
-    """The game of a task id ("pddl-<game>-<problem>").
+_GAME_OF_DOMAIN = {domain: game for game, (domain, _, _) in GAMES.items()}
 
-    >>> game_of("pddl-tyreworld-p02")
-    'tyreworld'
+
+def game_of(task_id: str) -> str:
+    """AgentBoard's game of a task id ("pddl-<our domain>-<problem>").
+
+    >>> game_of("pddl-tyreworld-p02"), game_of("pddl-blocksworld-p01")
+    ('tyreworld', 'blockworld')
     """
-    return task_id.split("-")[1] if task_id.count("-") >= 2 else ""
+    domain = task_id.split("-")[1] if task_id.count("-") >= 2 else ""
+    return _GAME_OF_DOMAIN.get(domain, domain)
 
 
 class PddlTask(AgentBoardTask):
