@@ -197,3 +197,10 @@ def test_the_llm_agent_sends_agentboards_requests_for_30_steps(checkout, tmp_pat
     assert history.count("\nAction: check valid actions\nObservation: Valid actions are: ") == 29
     run = json.loads((tmp_path / "run" / "run.json").read_text())
     assert "agentboard" in json.dumps(run)
+
+
+def test_pddl_games_are_agentboards_names_of_this_packages_domains():
+    from agentgym_text.agents.protocols.agentboard.pddl import game_of
+    from agentgym_text.envs.pddl.agentboard_data import GAMES
+
+    assert {game_of(f"pddl-{domain}-p01") for domain, _, _ in GAMES.values()} == set(GAMES)

@@ -10,12 +10,12 @@ from agentgym_text.agents.protocols.agentboard.agent import PromptFile
 from agentgym_text.agents.protocols.agentboard.checkout import Checkout
 from agentgym_text.agents.protocols.agentboard.task import AgentBoardTask, Episode
 from agentgym_text.agents.protocols.base import CheckoutError
-from agentgym_text.envs.pddl.agentboard_data import GAMES
 
 __all__ = ["PddlTask", "game_of"]
 
 
-_GAME_OF_DOMAIN = {domain: game for game, (domain, _, _) in GAMES.items()}
+_GAME_OF_DOMAIN = {"blocksworld": "blockworld"}
+"""This package's domain names that AgentBoard spells otherwise (``envs/pddl/agentboard_data.GAMES``)."""
 
 
 def game_of(task_id: str) -> str:
