@@ -451,8 +451,11 @@ def record(args: argparse.Namespace) -> None:
     llm_config, agent_config, env_config, _ = loader["load_config"](
         str(FAKE / "eval_configs" / "main_results_all_tasks.yaml"), options
     )
-    jericho_dicts: dict = {}
-    exec((FAKE / "agentboard" / "environment" / "jericho_env.py").read_text(), jericho_dicts)
+    jericho_dicts = {
+        node.targets[0].id: ast.literal_eval(node.value)
+        for node in ast.parse((FAKE / "agentboard" / "environment" / "jericho_env.py").read_text()).body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in ("game_goals", "game_init_obs")
+    }
     runners = {
         "AgentBoard/BabyAI-v0": ("babyai", "EvalBabyai"),
         "AgentBoard/AlfWorld-v0": ("alfworld", "Evalalfworld"),
