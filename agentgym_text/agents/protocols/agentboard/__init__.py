@@ -6,7 +6,8 @@ Layers, one module each:
 - ``checkout``: the checkout's files (``Checkout``): ``eval_configs/main_results_all_tasks.yaml`` (per task:
   ``agent_settings(task)`` = the ``agent:`` block + the task's ``check_actions``/``check_inventory``/
   ``init_prompt_path``; the ``llm:`` entries' sampling settings), the prompt JSON files (``json(relative)``), and the
-  literals of ``VanillaAgent.make_prompt``/``ReactAgent.make_prompt`` pulled out with ``ast`` (``literals(react)``).
+  literals of ``VanillaAgent.make_prompt``/``ReactAgent.make_prompt`` pulled out with ``ast`` (``literals(react)``),
+  and the ``llm:`` entry a model name selects (``llm_entry(model)``).
 - ``agent``: the agents' logic: ``Memory`` (``reset``/``update``/ReAct's "Think" entries), ``Head`` (instruction,
   examples, goal and help lines), ``make_prompt`` (history + tail, dropping the oldest entry while the
   [system, user] pair counts over ``context_length - max_tokens``), ``parse_action``
@@ -25,7 +26,8 @@ Layers, one module each:
     here), ``memory_observation`` then replaces the env's text in the memory; ``finish_reason`` ends the episode.
   - ``observation(episode, observation, info) -> str``: the runner's text for the env's answer (WebArena: its state
     string).
-  - ``episode`` (``Episode``) holds the opening, the memory, the moves so far and a free ``state`` dict.
+  - ``episode`` (``Episode``) holds the opening, the agent class ("VanillaAgent"/"ReactAgent"), the memory, the
+    moves so far and a free ``state`` dict.
   - Class attributes: ``name`` (the config's ``env:`` key), ``use_parser``, ``max_steps`` (30),
     ``agent_class`` (None: ``--style`` picks VanillaAgent or ReactAgent; "ReactAgent" forces it).
 - ``<runner>.py`` (named after ``agentboard/tasks/<runner>.py``): one ``AgentBoardTask`` subclass each, registered
@@ -44,7 +46,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from agentgym_text.agents.protocols.agentboard.checkout import SETTING, WHAT, Checkout
+from agentgym_text.agents.protocols.agentboard.checkout import DEFAULT_LLM, SETTING, WHAT, Checkout
 from agentgym_text.agents.protocols.agentboard.task import AgentBoardDialogue, AgentBoardTask
 from agentgym_text.agents.protocols.agentboard.tokens import TokenCounter, make_counter
 from agentgym_text.agents.protocols.base import AgentProtocol, CheckoutError, Dialogue, Opening
@@ -61,8 +63,6 @@ TASKS: Mapping[str, str] = {
 }
 """AgentBoard's task name (``EnvId.agentboard_task``) -> the runner's hooks here (``module:Class``)."""
 
-DEFAULT_LLM = "gpt-3.5-turbo-0613"
-"""The config's ``llm:`` entry whose sampling settings apply when ``model`` names none."""
 DEFAULT_MAX_TOKENS = 100
 """``OPENAI_GPT.from_config``'s default (the GPT entries set none)."""
 
@@ -88,16 +88,14 @@ class AgentBoardProtocol(AgentProtocol):
         self.model = model
         self.context_window = context_window
         self.tokenizer = tokenizer
-        llm = self.checkout.config.get("llm") or {}
-        self.llm_key = model if model in llm else DEFAULT_LLM
-        entry = llm.get(self.llm_key) or {}
+        self.llm_key, entry = self.checkout.llm_entry(model)
         self.temperature = float(entry.get("temperature", 0) or 0)
         self.max_tokens = int(entry.get("max_tokens", DEFAULT_MAX_TOKENS))
         self.stop = entry.get("stop")
         self.counter: TokenCounter | None = None
         self.room: int | None = None
         if context_window is not None:
-            self.counter = make_counter(tokenizer, str(entry.get("engine", model)) if model in llm else model)
+            self.counter = make_counter(tokenizer, str(entry.get("engine", model)) if self.llm_key == model else model)
             self.room = context_window - self.max_tokens
         self._tasks: dict[str, AgentBoardTask] = {}
 

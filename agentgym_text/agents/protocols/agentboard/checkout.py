@@ -12,7 +12,7 @@ from typing import Any
 
 from agentgym_text.agents.protocols.base import CheckoutError, checkout_file
 
-__all__ = ["WHAT", "SETTING", "CONFIG", "Checkout", "AgentLiterals", "AgentSettings"]
+__all__ = ["WHAT", "SETTING", "CONFIG", "DEFAULT_LLM", "Checkout", "AgentLiterals", "AgentSettings"]
 
 WHAT = "a checkout of hkust-nlp/AgentBoard"
 SETTING = "AGENTGYM_TEXT_AGENTBOARD_DIR"
@@ -20,6 +20,8 @@ CONFIG = "eval_configs/main_results_all_tasks.yaml"
 VANILLA = "agentboard/agents/vanilla_agent.py"
 REACT = "agentboard/agents/react_agent.py"
 PROJECT_PATH = "${PROJECT_PATH}"
+DEFAULT_LLM = "gpt-3.5-turbo-0613"
+"""The config's ``llm:`` entry whose settings apply when the run's model names none."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,14 @@ class Checkout:
         if not isinstance(loaded, dict) or not isinstance(loaded.get("env"), dict):
             raise CheckoutError(f"{self.root / CONFIG} has no env: section: expected {WHAT}")
         return loaded
+
+    def llm_entry(self, model: str) -> tuple[str, dict[str, Any]]:
+        """The config's ``llm:`` entry for ``model`` (its key and settings): the entry named ``model``, else
+        ``DEFAULT_LLM``'s (empty when the config has neither)."""
+        llm = self.config.get("llm") or {}
+        key = model if model in llm else DEFAULT_LLM
+        entry = llm.get(key)
+        return key, dict(entry) if isinstance(entry, dict) else {}
 
     def agent_settings(self, task: str) -> AgentSettings:
         """eval_main.py's agent config for ``task`` (a key of the config's ``env:``)."""

@@ -58,6 +58,8 @@ class Episode:
     whatever else a runner keeps between steps (e.g. WebArena's action list)."""
 
     opening: Opening
+    agent_class: str = "VanillaAgent"
+    """The agent AgentBoard runs ("VanillaAgent" or "ReactAgent"; tool.py reads prompts from a folder of its name)."""
     memory: Memory | None = None
     moves: list[Move] = field(default_factory=list)
     state: dict[str, Any] = field(default_factory=dict)
@@ -77,7 +79,7 @@ class AgentBoardTask:
     - ``observation(episode, observation, info)``: the runner's text for the env's answer (default: the env's text).
 
     Class attributes: ``name`` (the config's ``env:`` key), ``use_parser`` (whether ``run()`` parses replies; every
-    runner but tool.py leaves ``from_config``'s True), ``max_steps`` (the loop's bound), ``agent_class`` (None: the
+    runner but tool.py leaves ``from_config``'s True; tool.py passes the LLM entry's, ``checkout.llm_entry(model)``), ``max_steps`` (the loop's bound), ``agent_class`` (None: the
     run's style picks VanillaAgent or ReactAgent).
     """
 
@@ -126,7 +128,7 @@ class AgentBoardDialogue(Dialogue):
         self.task = task
         self.react = task.agent_class == "ReactAgent" if task.agent_class else protocol.style == "react"
         self.literals = protocol.checkout.literals(self.react)
-        self.episode = Episode(opening)
+        self.episode = Episode(opening, "ReactAgent" if self.react else "VanillaAgent")
         start = task.start(self.episode)
         self.prompt = task.prompt(self.episode)
         self.head = Head(self.literals, task.settings, start.goal).text(self.prompt)
