@@ -204,3 +204,13 @@ def test_pddl_games_are_agentboards_names_of_this_packages_domains():
     from agentgym_text.envs.pddl.agentboard_data import GAMES
 
     assert {game_of(f"pddl-{domain}-p01") for domain, _, _ in GAMES.values()} == set(GAMES)
+
+
+def test_a_head_longer_than_the_context_ends_the_episode_unsent_where_agentboard_would_loop(checkout):
+    from agentgym_text.agents.protocols.agentboard.tokens import TokenCounter
+
+    protocol = AgentBoardProtocol(checkout, model=MODEL)
+    protocol.counter = TokenCounter(lambda text: len(text.split()), "words")
+    protocol.room = 10
+    opening = Opening("AgentBoard/PDDL-v0", "g", "o", {"task_id": "pddl-gripper-p01", "first_observation": "o"})
+    assert not protocol.begin(opening).request().fits
