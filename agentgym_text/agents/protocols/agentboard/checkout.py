@@ -102,6 +102,7 @@ class Checkout:
     def __init__(self, root: str | Path | None):
         checkout_file(root, CONFIG, WHAT, SETTING)
         self.root = Path(str(root)).expanduser()
+        self._literals: dict[bool, AgentLiterals] = {}
 
     def path(self, relative: str) -> Path:
         return checkout_file(self.root, relative, WHAT, SETTING)
@@ -156,7 +157,12 @@ class Checkout:
         )
 
     def literals(self, react: bool) -> AgentLiterals:
-        """The prompt literals of ``VanillaAgent.make_prompt`` (``react``: ``ReactAgent.make_prompt``)."""
+        """The prompt literals of ``VanillaAgent.make_prompt`` (``react``: ``ReactAgent.make_prompt``), read once."""
+        if react not in self._literals:
+            self._literals[react] = self._read_literals(react)
+        return self._literals[react]
+
+    def _read_literals(self, react: bool) -> AgentLiterals:
         relative, cls = (REACT, "ReactAgent") if react else (VANILLA, "VanillaAgent")
         function = _method(self.text(relative), cls, "make_prompt")
         if function is None:
