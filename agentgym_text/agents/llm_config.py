@@ -65,7 +65,8 @@ class LLMConfig:
         "temperature": "sampling temperature",
         "max_tokens": "longest reply in tokens",
         "history_tokens": "tokens of recent turns kept in the prompt (AgentBoard's sliding window)",
-        "context_window": "the model's context in tokens; a prompt that would not fit ends the episode",
+        "context_window": "the model's context in tokens; a prompt that would not fit ends the episode (with "
+        "--protocol agentboard: AgentBoard's context_length, the oldest history dropped until the prompt fits)",
         "timeout": "seconds to wait for one reply",
         "max_retries": "retries of a failed request (timeouts, connection errors, 429, 5xx) before giving up",
         "protocol": "whose requests the model reads: ours, agentboard (AgentBoard's harness) or agentbench "
@@ -75,7 +76,8 @@ class LLMConfig:
         "agentbench_dir": "with --protocol agentbench: a checkout of THUDM/AgentBench at v0.2 "
         "(default: $AGENTGYM_TEXT_AGENTBENCH_DIR)",
         "tokenizer": "with --protocol agentboard: the token counter of its context trimming, a tiktoken encoding "
-        "name or a local Hugging Face tokenizer folder (default: tiktoken's encoding for --model)",
+        "name or a local Hugging Face tokenizer folder (default: tiktoken's encoding for --model, else cl100k_base, "
+        "when tiktoken has it offline); only read with --context-window",
     }
 
     def __post_init__(self) -> None:

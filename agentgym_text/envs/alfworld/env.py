@@ -43,6 +43,8 @@ class AlfWorldEnv(TextEnv):
     rule (``agentboard_data.py``). ``agentboard_fixes=False`` restores AgentBoard's quirks (``agentboard_text.py``).
     ``task_file`` (with ``game_dir``, the ALFWorld data root) plays AgentBench's split json (``split_file.py``).
     ``budget`` sets every task's steps (default 30, AgentBoard's; ``AgentQuest/ALFWorld-v0`` sets 60).
+    The reset info also holds ``task_type``, ALFWorld's task type of the game (AgentBoard's harness picks its prompt
+    examples by it).
 
     >>> env = AlfWorldEnv()
     >>> obs, info = env.reset(options={"task_id": "alfworld-pick-FloorPlan301-0"})
@@ -126,6 +128,12 @@ class AlfWorldEnv(TextEnv):
         while len(self._worlds) > _KEPT_WORLDS:
             self._worlds.popitem(last=False)
         return world
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict]:
+        observation, info = super().reset(seed=seed, options=options)
+        assert self.world is not None
+        info["task_type"] = self.world.task_type
+        return observation, info
 
     def _start(self, task: TaskSpec, seed: int) -> Start:
         self.world = self._world_for(task)
