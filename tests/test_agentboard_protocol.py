@@ -4,6 +4,7 @@ the token counters, the settings taken from the config, and a run of the LLM age
 from __future__ import annotations
 
 import json
+import sys
 import types
 from pathlib import Path
 
@@ -214,3 +215,28 @@ def test_a_head_longer_than_the_context_ends_the_episode_unsent_where_agentboard
     protocol.room = 10
     opening = Opening("AgentBoard/PDDL-v0", "g", "o", {"task_id": "pddl-gripper-p01", "first_observation": "o"})
     assert not protocol.begin(opening).request().fits
+
+
+def test_tiktoken_is_used_from_its_cache_only_never_downloading(monkeypatch):
+    """A tiktoken whose encoding is not cached would fetch it: the counter refuses the fetch and says what to pass."""
+    fetched = []
+    loader = types.ModuleType("tiktoken.load")
+
+    def read_file(blobpath):
+        fetched.append(blobpath)
+        return b""
+
+    loader.read_file = read_file
+
+    def get_encoding(name):
+        loader.read_file(f"https://example.invalid/{name}.tiktoken")  # what tiktoken does when the cache misses
+
+    tiktoken = types.ModuleType("tiktoken")
+    tiktoken.load = loader
+    tiktoken.get_encoding = get_encoding
+    tiktoken.encoding_for_model = get_encoding
+    monkeypatch.setitem(sys.modules, "tiktoken", tiktoken)
+    monkeypatch.setitem(sys.modules, "tiktoken.load", loader)
+    with pytest.raises(ValueError, match="--tokenizer"):
+        make_counter(None, "gpt-4")
+    assert fetched == [] and loader.read_file is read_file

@@ -4,6 +4,7 @@ and that encoding load offline, or a local Hugging Face tokenizer (``tokenizer.j
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,18 +42,33 @@ class TokenCounter:
 
 
 def _tiktoken(name: str) -> Callable[[str], int] | None:
+    """tiktoken's encoding ``name`` (or the one for the model ``name``) when it loads from tiktoken's cache: a
+    download is refused (nothing is fetched at run time)."""
     try:
         import tiktoken
+        import tiktoken.load as loader
     except ImportError:
         return None
-    try:
-        encoding = tiktoken.get_encoding(name)
-    except Exception:  # unknown name, or the encoding would have to be downloaded
+    with _NO_DOWNLOAD:
+        fetch = getattr(loader, "read_file", None)
+        loader.read_file = _refuse_download
         try:
-            encoding = tiktoken.encoding_for_model(name)
+            try:
+                encoding = tiktoken.get_encoding(name)
+            except Exception:  # not an encoding name, or not cached
+                encoding = tiktoken.encoding_for_model(name)
         except Exception:
             return None
+        finally:
+            loader.read_file = fetch
     return lambda text: len(encoding.encode(text, disallowed_special=()))
+
+
+_NO_DOWNLOAD = threading.Lock()
+
+
+def _refuse_download(blobpath: str) -> bytes:
+    raise OSError(f"{blobpath} is not in tiktoken's cache, and nothing is downloaded at run time")
 
 
 def _hugging_face(name: str) -> Callable[[str], int] | None:
