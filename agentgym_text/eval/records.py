@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentgym_text.agents.base import Decision
+from agentgym_text.core.info import INFO_KEYS
 from agentgym_text.eval.plan import EpisodePlan
 from agentgym_text.wrappers.recorder import step_record
 
-__all__ = ["EpisodeLog", "step_row"]
+__all__ = ["EpisodeLog", "step_row", "final_scores"]
 
 
 @dataclass
@@ -37,6 +38,7 @@ class EpisodeLog:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     agent_errors: int = 0
+    total_reward: float = 0.0
 
     @property
     def best(self) -> float:
@@ -69,6 +71,7 @@ class EpisodeLog:
     ) -> dict[str, Any]:
         """Count one step and return its trajectory row."""
         self.steps += 1
+        self.total_reward += float(reward)
         self.valid_steps += int(bool(info.get("valid", False)))
         progress = float(info.get("progress_rate", self.best))
         if progress > self.best:
@@ -110,8 +113,20 @@ class EpisodeLog:
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "agent_errors": self.agent_errors,
+            "return": self.total_reward,
+            "scores": final_scores(self.info),
             "wall_s": round(time.perf_counter() - self.started, 4),
         }
+
+
+def final_scores(info: dict[str, Any]) -> dict[str, float]:
+    """The scores a family reports in its last info beside the schema's keys (KG's ``f1``, WebBrowsing's
+    ``step_success_rate``, ...): every float-valued key outside ``INFO_KEYS``."""
+    return {
+        key: float(value)
+        for key, value in info.items()
+        if key not in INFO_KEYS and isinstance(value, float) and not isinstance(value, bool)
+    }
 
 
 def step_row(

@@ -21,6 +21,7 @@ from markupsafe import Markup
 from agentgym_text.eval import plots
 from agentgym_text.eval.compare import LoadedRun, fmt_rate, load_run, run_names, summary_rows
 from agentgym_text.eval.metrics import SUBSKILLS
+from agentgym_text.eval.paper_tables import paper_tables
 
 __all__ = ["write_report", "render_report", "default_report_path", "MAX_EPISODES_SHOWN", "MAX_TEXT_CHARS"]
 
@@ -101,6 +102,7 @@ def render_report(runs: Sequence[LoadedRun]) -> str:
         title="agentgym-text report: " + ", ".join(run.name for run in runs),
         runs=runs,
         summary=_summary(runs),
+        papers=_paper_tables(runs),
         tokens=_tokens(runs),
         progress_uri=plots.curves_figure(_curves(runs, "progress_curve"), "progress rate %"),
         subskills=_subskills(runs),
@@ -137,6 +139,79 @@ def _summary(runs: Sequence[LoadedRun]) -> _Table:
                 ]
         rows.append((row["kind"], cells))
     return _Table("env / category", _run_columns(runs, "SR %", "PR %", "Grounding %", "episodes"), rows)
+
+
+def _paper_tables(runs: Sequence[LoadedRun]) -> list[tuple[str, str, _Table]]:
+    """(title, note, table) for each paper's table each run covers (``eval.paper_tables``), the protocol named."""
+    shown = []
+    for run in runs:
+        tables = paper_tables(run.metrics, run.episodes, run.settings.get("protocol"))
+        who = f"{run.name}, protocol {{}}" if len(runs) > 1 else "protocol {}"
+        if "agentboard" in tables:
+            table = tables["agentboard"]
+            rows = [
+                (
+                    "env",
+                    [
+                        row["env_id"],
+                        *_rates(row, "progress_rate", "success_rate", "grounding_accuracy"),
+                        *_rates(row["easy"], "progress_rate", "success_rate"),
+                        *_rates(row["hard"], "progress_rate", "success_rate"),
+                    ],
+                )
+                for row in table["rows"]
+            ]
+            rows += [
+                (
+                    "category",
+                    [
+                        name,
+                        *_rates(m, "progress_rate", "success_rate", "grounding_accuracy"),
+                        *_rates(m["difficulty"]["easy"], "progress_rate", "success_rate"),
+                        *_rates(m["difficulty"]["hard"], "progress_rate", "success_rate"),
+                    ],
+                )
+                for name, m in [*table["categories"].items(), ("overall", table["overall"])]
+            ]
+            head = _columns(["PR %", "SR %", "Grounding %", "easy PR %", "easy SR %", "hard PR %", "hard SR %"])
+            shown.append(("AgentBoard", who.format(table["protocol"]), _Table("task", head, rows)))
+        if "agentbench" in tables:
+            table = tables["agentbench"]
+            rows = [
+                ("env", [c["environment"], c["metric"], _number(c["score"]), _number(c["weight_inverse"]), c["note"]])
+                for c in table["columns"]
+            ]
+            rows.append(
+                (
+                    "category",
+                    [
+                        f"overall ({table['environments_run']} of {table['environments']} environments)",
+                        "",
+                        _number(table["overall"], 2),
+                        "",
+                        "",
+                    ],
+                )
+            )
+            head = _columns(["metric", "score", "Weight^-1", "note"])
+            shown.append(("AgentBench (Table 2)", who.format(table["protocol"]), _Table("environment", head, rows)))
+        if "agentquest" in tables:
+            table = tables["agentquest"]
+            rows = [
+                ("env", [row["env_id"], *_rates(row, "progress_rate", "repetition_rate", "success_rate")])
+                for row in table["rows"]
+            ]
+            head = _columns(["PR %", "repetition rate %", "SR %"])
+            shown.append(("AgentQuest", who.format(table["protocol"]), _Table("game", head, rows)))
+    return shown
+
+
+def _rates(metrics: dict[str, Any], *keys: str) -> list[str]:
+    return [fmt_rate(metrics.get(key)) for key in keys]
+
+
+def _number(value: float | None, digits: int = 1) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
 
 
 def _tokens(runs: Sequence[LoadedRun]) -> _Table | None:

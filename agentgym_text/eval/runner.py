@@ -261,6 +261,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
                 env_errors[env_id] = f"{type(error).__name__}: {error}"
         unplayed = _unplayed(plans, store.keys, env_errors)
         store.record_unplayed(unplayed)
+        store.record_tables(settings.get("protocol"))
     finally:
         store.close()
         progress.close()

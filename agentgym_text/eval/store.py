@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from agentgym_text.eval.metrics import summarize
+from agentgym_text.eval.paper_tables import paper_tables
 from agentgym_text.wrappers.recorder import to_jsonable
 
 __all__ = ["RunStore", "read_jsonl", "RunMismatch"]
@@ -123,8 +125,17 @@ class RunStore:
 
     def record_unplayed(self, unplayed: list[dict[str, Any]]) -> None:
         """Write into ``run.json`` the planned episodes the last run did not play (``[]`` when none)."""
+        self._record("unplayed", unplayed)
+
+    def record_tables(self, protocol: str | None) -> None:
+        """Write into ``run.json`` the papers' tables over every episode in the folder (``eval.paper_tables``)."""
+        self._episodes.flush()
+        episodes = list(read_jsonl(self.episodes_path))
+        self._record("tables", paper_tables(summarize(episodes), episodes, protocol))
+
+    def _record(self, key: str, value: Any) -> None:
         settings = json.loads(self.settings_path.read_text(encoding="utf-8"))
-        settings["unplayed"] = to_jsonable(unplayed)
+        settings[key] = to_jsonable(value)
         self.settings_path.write_text(json.dumps(settings, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
     def clear(self) -> None:

@@ -183,6 +183,7 @@ class AgentBenchEpisode:
             f"{'yes' if right else 'no'}. " + ("Your answer is correct." if right else "Your answer is wrong."),
             terminated=True,
             success=right,
+            info={"f1": float(self.result["f1"])},
         )
 
     # ---- progress and the expert ---------------------------------------------------------------------

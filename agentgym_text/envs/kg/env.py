@@ -148,7 +148,10 @@ class KgEnv(TextEnv):
         right = (mine.number == gold.number) if gold.number is not None else mine.same_as(gold)
         self._answered_right = right
         return Outcome(
-            observation="Your answer is correct." if right else "Your answer is wrong.", terminated=True, success=right
+            observation="Your answer is correct." if right else "Your answer is wrong.",
+            terminated=True,
+            success=right,
+            info={"f1": 1.0 if right else _set_f1(mine.ids, gold.ids) if gold.number is None else 0.0},
         )
 
     def _progress(self) -> Progress:
@@ -214,3 +217,12 @@ class KgEnv(TextEnv):
         if self.graph is not None:
             self.graph.close()
         super().close()
+
+
+def _set_f1(predicted: frozenset[int], gold: frozenset[int]) -> float:
+    """AgentBench's answer F1 over entity sets (0 when they share nothing)."""
+    shared = len(predicted & gold)
+    if not shared:
+        return 0.0
+    precision, recall = shared / len(predicted), shared / len(gold)
+    return 2 * precision * recall / (precision + recall)
