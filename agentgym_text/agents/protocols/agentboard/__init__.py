@@ -60,6 +60,10 @@ TASKS: Mapping[str, str] = {
     "scienceworld": "agentgym_text.agents.protocols.agentboard.scienceworld:ScienceWorldTask",
     "jericho": "agentgym_text.agents.protocols.agentboard.jericho:JerichoTask",
     "pddl": "agentgym_text.agents.protocols.agentboard.pddl:PddlTask",
+    "webshop": "agentgym_text.agents.protocols.agentboard.webshop:WebShopTask",
+    "webarena": "agentgym_text.agents.protocols.agentboard.webbrowse:WebArenaTask",
+    "tool-query": "agentgym_text.agents.protocols.agentboard.tool:ToolQueryTask",
+    "tool-operation": "agentgym_text.agents.protocols.agentboard.tool:ToolOperationTask",
 }
 """AgentBoard's task name (``EnvId.agentboard_task``) -> the runner's hooks here (``module:Class``)."""
 
