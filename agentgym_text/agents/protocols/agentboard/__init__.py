@@ -16,8 +16,8 @@ Layers, one module each:
 - ``task``: the hook class ``AgentBoardTask`` one subclass per task runner implements, and ``AgentBoardDialogue``,
   which drives the agent through it:
 
-  - ``start(episode) -> Start(goal, init_obs, init_act=None)``: ``agent.reset``'s arguments (WebShop:
-    ``init_act="reset[]"``).
+  - ``start(episode) -> Start(goal, init_obs, init_act=None, updates=())``: ``agent.reset``'s arguments (WebShop:
+    ``init_act="reset[]"``) and any ``agent.update`` pairs the runner adds before its loop (tool.py's sheet).
   - ``prompt(episode) -> PromptFile``: the ``init_prompt_dict`` of every ``run()`` in the episode (default: the
     config's ``init_prompt_path``; ``load_prompt(relative)`` reads another file).
   - ``move(episode, reply, action) -> Move(env_action, memory_action, memory_observation=None, finish_reason=None)``:
