@@ -16,8 +16,8 @@ Layers, one module each:
 - ``task``: the hook class ``AgentBoardTask`` one subclass per task runner implements, and ``AgentBoardDialogue``,
   which drives the agent through it:
 
-  - ``start(episode) -> Start(goal, init_obs, init_act=None)``: ``agent.reset``'s arguments (WebShop:
-    ``init_act="reset[]"``).
+  - ``start(episode) -> Start(goal, init_obs, init_act=None, updates=())``: ``agent.reset``'s arguments (WebShop:
+    ``init_act="reset[]"``) and any ``agent.update`` pairs the runner adds before its loop (tool.py's sheet).
   - ``prompt(episode) -> PromptFile``: the ``init_prompt_dict`` of every ``run()`` in the episode (default: the
     config's ``init_prompt_path``; ``load_prompt(relative)`` reads another file).
   - ``move(episode, reply, action) -> Move(env_action, memory_action, memory_observation=None, finish_reason=None)``:
@@ -60,6 +60,10 @@ TASKS: Mapping[str, str] = {
     "scienceworld": "agentgym_text.agents.protocols.agentboard.scienceworld:ScienceWorldTask",
     "jericho": "agentgym_text.agents.protocols.agentboard.jericho:JerichoTask",
     "pddl": "agentgym_text.agents.protocols.agentboard.pddl:PddlTask",
+    "webshop": "agentgym_text.agents.protocols.agentboard.webshop:WebShopTask",
+    "webarena": "agentgym_text.agents.protocols.agentboard.webbrowse:WebArenaTask",
+    "tool-query": "agentgym_text.agents.protocols.agentboard.tool:ToolQueryTask",
+    "tool-operation": "agentgym_text.agents.protocols.agentboard.tool:ToolOperationTask",
 }
 """AgentBoard's task name (``EnvId.agentboard_task``) -> the runner's hooks here (``module:Class``)."""
 

@@ -36,6 +36,8 @@ class Start:
     goal: str
     init_obs: str
     init_act: str | None = None
+    updates: tuple[tuple[str, str], ...] = ()
+    """(action, observation) pairs the runner adds with ``agent.update`` before the loop (tool.py's sheet)."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,8 @@ class AgentBoardDialogue(Dialogue):
         self.prompt = task.prompt(self.episode)
         self.head = Head(self.literals, task.settings, start.goal).text(self.prompt)
         self.memory = self.episode.memory = Memory(start.init_obs, start.init_act)
+        for action, state in start.updates:
+            self.memory.update(action, state)
         self.think_count = 0
         self.force_action = False
         self.dropped = 0

@@ -1,0 +1,190 @@
+"""The 'agentboard' protocol's WebShop, WebArena and tool runners (``agentboard/tasks/{webshop,webbrowse,tool}.py``)
+over this suite's envs, on the fake checkout of ``tests/support/agentboard_checkout_web_tools.py``: what each runner
+gives ``agent.reset``, what the env and the memory get for a reply, and the prompt file each episode reads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+
+import agentgym_text  # noqa: F401  (registers the envs)
+from agentgym_text.agents.protocols.agentboard import AgentBoardProtocol
+from agentgym_text.agents.protocols.agentboard.task import AgentBoardDialogue
+from agentgym_text.agents.protocols.base import CheckoutError, Opening
+from tests.support.agentboard_checkout import LITERALS, REACT_LITERALS
+from tests.support.agentboard_checkout_web_tools import (
+    TOOL_LITERALS,
+    WEB_TOOLS_FILES,
+    write_web_tools_checkout,
+)
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory) -> Path:
+    return write_web_tools_checkout(tmp_path_factory.mktemp("agentboard"))
+
+
+def _begin(checkout: Path, env_id: str, style: str = "vanilla", seed: int = 0, **options):
+    protocol = AgentBoardProtocol(checkout, style=style)
+    env = gym.make(env_id, **protocol.env_kwargs(env_id), **options)
+    observation, info = env.reset(seed=seed)
+    dialogue = protocol.begin(Opening(env_id, info["goal"], observation, info, "x"))
+    assert isinstance(dialogue, AgentBoardDialogue)
+    return protocol, env, info, dialogue
+
+
+def _user(dialogue: AgentBoardDialogue) -> str:
+    return dialogue.request().messages[1]["content"]
+
+
+def _prompt(relative: str) -> dict:
+    return json.loads(WEB_TOOLS_FILES[relative])
+
+
+def test_webshop_history_starts_with_reset_and_replies_are_cut_at_click_or_search(checkout):
+    protocol, env, info, dialogue = _begin(checkout, "AgentBoard/WebShop-v0")
+    first = info["first_observation"]
+    prompt = _prompt("agentboard/prompts/VanillaAgent/webshop_vanilla.json")
+    request = dialogue.request()
+    assert request.messages[0] == {"role": "system", "content": prompt["system_msg"]}
+    expected_head = (
+        prompt["instruction"] + LITERALS["examples"] + prompt["examples"][0] + "\n" + LITERALS["goal"] + info["goal"]
+    )
+    assert request.messages[1]["content"] == (
+        expected_head + "\nAction: reset[]\nObservation: " + first + LITERALS["action"]
+    )
+    reading = dialogue.read("I will look first: search[leather wallet]")  # no 'action': the line, then cut
+    assert reading.action == "search[leather wallet]"
+    observation, *_, step_info = env.step(reading.action)
+    assert dialogue.observe(observation, step_info) == observation
+    reading = dialogue.read("Action: click[Back to Search]")
+    assert reading.action == "click[Back to Search]"
+    observation, *_, step_info = env.step(reading.action)
+    dialogue.observe(observation, step_info)
+    assert _user(dialogue).endswith(
+        "Action: search[leather wallet]\nObservation: "
+        + dialogue.memory.entries[3][1]
+        + "\nAction: click[Back to Search]\nObservation: "
+        + observation
+        + LITERALS["action"]
+    )
+    assert protocol.max_steps("AgentBoard/WebShop-v0") == 29  # AgentBoard asks a 30th time and drops the reply
+
+
+def test_webarena_state_string_is_the_envs_text_and_the_memory_gets_the_parsed_reply(checkout):
+    protocol, env, info, dialogue = _begin(checkout, "AgentBoard/WebArena-v0")
+    first = info["first_observation"]
+    assert first.startswith("WINDOWED PAGE:{\n") and "\n}\nURL: " in first
+    assert _user(dialogue).endswith(LITERALS["goal"] + info["goal"] + "\nObservation: " + first + LITERALS["action"])
+    reading = dialogue.read("Action: I scroll @scroll [down]@\nmore text")
+    assert reading.action == "I scroll @scroll [down]@"
+    observation, *_, step_info = env.step(reading.action)
+    assert observation.startswith("WINDOWED PAGE:{\n")
+    dialogue.observe(observation, step_info)
+    assert _user(dialogue).endswith(
+        "\nAction: I scroll @scroll [down]@\nObservation: " + observation + LITERALS["action"]
+    )
+    assert protocol.max_steps("AgentBoard/WebArena-v0") == 30
+
+
+@pytest.mark.parametrize(("tool", "literal"), [("academia", "other"), ("weather", "weather"), ("todo", "other")])
+def test_tool_episodes_start_with_tool_pys_literal_and_the_tools_prompt(checkout, tool, literal):
+    env_id = "AgentBoard/ToolOperation-v0" if tool == "todo" else "AgentBoard/ToolQuery-v0"
+    _, _, info, dialogue = _begin(checkout, env_id, tool=tool)
+    prompt = _prompt(f"agentboard/prompts/VanillaAgent/{tool}_prompt.json")
+    request = dialogue.request()
+    assert request.messages[0]["content"] == prompt["system_msg"]
+    assert request.messages[1]["content"] == (
+        prompt["instruction"]
+        + LITERALS["examples"]
+        + prompt["examples"][0]
+        + "\n"
+        + LITERALS["goal"]
+        + info["goal"]
+        + "\n"
+        + LITERALS["help"]
+        + "check_valid_actions\n"
+        + "Observation: "
+        + TOOL_LITERALS[literal]
+        + LITERALS["action"]
+    )
+
+
+def test_sheet_episodes_have_the_runners_pre_loop_pair(checkout):
+    _, _, info, dialogue = _begin(checkout, "AgentBoard/ToolOperation-v0", tool="sheet")
+    opened = info["first_observation"][info["first_observation"].index("You are now in ") :]
+    sheet = opened.split("\n", 1)[0].removeprefix("You are now in ")
+    assert sheet.startswith("Sheet")
+    assert _user(dialogue).endswith(
+        "Observation: "
+        + TOOL_LITERALS["other"]
+        + "\nAction: open_sheet with Action Input: {'name': '"
+        + sheet
+        + "'}\nObservation: "
+        + opened
+        + LITERALS["action"]
+    )
+
+
+def test_tool_replies_go_to_env_and_memory_in_tool_pys_two_forms(checkout):
+    _, env, _, dialogue = _begin(checkout, "AgentBoard/ToolQuery-v0", tool="academia")
+    reading = dialogue.read("loadPaperNet   with Action Input:  {}")
+    assert reading.action == "Action: loadPaperNet with Action Input: {}"
+    observation, *_, step_info = env.step(reading.action)
+    dialogue.observe(observation, step_info)
+    reading = dialogue.read("Let me think about it")  # no match: the env gets nothing, the memory tool.py's literal
+    assert reading.action is None
+    assert dialogue.observe("", {}) == TOOL_LITERALS["format_error"]
+    assert _user(dialogue).endswith(
+        "Action: loadPaperNet with Action Input: {}\nObservation: "
+        + observation
+        + "\nAction: \nObservation: "
+        + TOOL_LITERALS["format_error"]
+        + LITERALS["action"]
+    )
+
+
+def test_tool_replies_are_parsed_only_when_the_llm_entry_says_so(tmp_path):
+    config = "eval_configs/main_results_all_tasks.yaml"
+    text = WEB_TOOLS_FILES[config].replace("use_parser: False", "use_parser: True")
+    on = write_web_tools_checkout(tmp_path / "on", {config: text})
+    off = write_web_tools_checkout(tmp_path / "off")
+    reply = "Thought: the nets first.\nAction: loadPaperNet with Action Input: {}"
+    # parsed: the Action line's text; unparsed: tool.py's pattern ('.' stops at a newline) matches on the last line,
+    # "Action: " and all, so the env gets AgentBoard's doubled lead
+    assert _begin(on, "AgentBoard/ToolQuery-v0", tool="academia")[3].read(reply).action == (
+        "Action: loadPaperNet with Action Input: {}"
+    )
+    assert _begin(off, "AgentBoard/ToolQuery-v0", tool="academia")[3].read(reply).action == (
+        "Action: Action: loadPaperNet with Action Input: {}"
+    )
+
+
+def test_react_tool_episodes_read_the_react_agents_prompt(checkout):
+    _, _, _, dialogue = _begin(checkout, "AgentBoard/ToolQuery-v0", style="react", tool="movie")
+    prompt = _prompt("agentboard/prompts/ReactAgent/movie_prompt.json")
+    request = dialogue.request()
+    assert request.messages[0]["content"] == prompt["system_msg"]
+    assert request.messages[1]["content"].startswith(prompt["instruction"] + REACT_LITERALS["examples"])
+    assert request.messages[1]["content"].endswith("Observation: " + TOOL_LITERALS["other"])
+    assert dialogue.read("Think: which movie?").again
+    assert dialogue.read("Action: getSearchMovie with Action Input: {}").action == (
+        "Action: getSearchMovie with Action Input: {}"
+    )
+
+
+def test_react_on_a_tool_without_a_react_prompt_names_the_missing_file(checkout):
+    with pytest.raises(CheckoutError, match="ReactAgent/todo_prompt.json"):
+        _begin(checkout, "AgentBoard/ToolOperation-v0", style="react", tool="todo")
+
+
+@pytest.mark.parametrize("key", ["weather", "format_error"])
+def test_a_tool_py_without_its_literals_is_named(tmp_path, key):
+    relative = "agentboard/tasks/tool.py"
+    text = WEB_TOOLS_FILES[relative].replace(repr(TOOL_LITERALS[key]), "make_text()")
+    root = write_web_tools_checkout(tmp_path / "co", {relative: text})
+    with pytest.raises(CheckoutError, match=relative):
+        AgentBoardProtocol(root).check(["AgentBoard/ToolQuery-v0"])
