@@ -153,8 +153,10 @@ def test_never_ending_commands_are_stopped(box):
 
 
 def test_background_processes_do_not_outlive_their_command(box):
-    running = box.run("sleep 300 & sleep 301 & ps -eo args").output
-    assert "sleep 300" in running and "sleep 301" in running  # the same ps sees them while they live
+    # a forked child shows as bash until it has exec'd sleep: wait (bounded) until ps sees both sleeps
+    seen = "ps -eo args | grep -q '^sleep 300' && ps -eo args | grep -q '^sleep 301'"
+    running = box.run(f"sleep 300 & sleep 301 & for i in $(seq 200); do {seen} && break; sleep 0.05; done; ps -eo args")
+    assert "sleep 300" in running.output and "sleep 301" in running.output  # the same ps sees them while they live
     box.checks([], after_step=True)
     assert "sleep 30" not in box.run("ps -eo args").output
 
