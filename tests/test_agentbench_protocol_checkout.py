@@ -23,6 +23,7 @@ IDS = {
     "src/server/tasks/os_interaction/task.py": "AgentBench/OS-v0",
     "src/server/tasks/knowledgegraph/task.py": "AgentBench/KG-v0",
     "src/server/tasks/ltp/task.py": "AgentBench/LateralThinking-v0",
+    "src/server/tasks/webshop/__init__.py": "AgentBench/WebShop-v0",
 }
 CUT = json.loads((Path(__file__).parent / "reference" / "agentbench_filter_messages.json").read_text())["cases"]
 
@@ -57,7 +58,7 @@ def test_the_cli_exits_2_with_one_message(tmp_path, capsys):
     assert err.count("\n") == 1 and "src/server/tasks/knowledgegraph/task.py is missing" in err
 
 
-def test_the_protocol_covers_its_four_ids_only_when_their_rules_exist(tmp_path):
+def test_the_protocol_covers_its_ids_only_when_their_rules_exist(tmp_path):
     protocol = AgentBenchProtocol(write_checkout(tmp_path))
     assert all(protocol.covers(env_id) for env_id in IDS.values())
     assert not protocol.covers("AgentBoard/PDDL-v0")

@@ -13,6 +13,8 @@ Stubs stand in for what needs a server, each fed what this suite's env gave for 
   succeeds; ``docker`` is a stub module;
 - KG: ``api.py``'s functions return ``"Observation: "`` + the env's observation (``##`` in place of the variable's
   number, as ``api.py`` writes it) or raise when the env refused the call; ``SparqlExecuter`` is a stub;
+- WebShop: ``WebAgentTextEnv`` (WebShop's Java search engine and product files) is a stub that shows the page and
+  the Available Actions dict the env printed (split off its text at its heading) and records the actions it got;
 - LTP: the host model (``eval_agent``) answers the hosting dialogue with the env's host reply (``host_reply``) and
   "No" to the bookkeeping prompts; ``pandas``, ``src.configs`` and ``src.client.agent`` are stubs (nltk is real).
 
@@ -73,6 +75,7 @@ MODULES = {
     "os_interaction": "src/server/tasks/os_interaction/task.py",
     "knowledgegraph": "src/server/tasks/knowledgegraph/task.py",
     "ltp": "src/server/tasks/ltp/task.py",
+    "webshop": "src/server/tasks/webshop/__init__.py",
 }
 
 
@@ -128,7 +131,7 @@ def swap_texts(task: str, real: str, fake: str) -> str:
     return real
 
 
-def export(git_dir: str, real: bool = False) -> None:
+def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES)) -> None:
     sys.path.insert(0, str(ROOT))
     import gymnasium as gym
 
@@ -145,6 +148,7 @@ def export(git_dir: str, real: bool = False) -> None:
         LTP_PUZZLES,
         LTP_SCRIPTS,
         OS_SCRIPTS,
+        WEBSHOP_SCRIPTS,
         host_policy,
         write_workbook,
     )
@@ -161,6 +165,8 @@ def export(git_dir: str, real: bool = False) -> None:
             (checkout / relative).write_text(_show(git_dir, relative))
     protocol = AgentBenchProtocol(checkout)
     for task, relative in MODULES.items():
+        if task not in tasks:
+            continue
         original = _show(git_dir, relative)
         swapped = original if real else swap_texts(task, original, (checkout / relative).read_text())
         (WORK / f"{task}_module.py").write_text(swapped)
@@ -168,6 +174,7 @@ def export(git_dir: str, real: bool = False) -> None:
     def run(task: str, env: Any, scripts: dict[int, list[str]], item: Any) -> None:
         episodes = []
         for index, replies in scripts.items():
+            first = env.reset(options={"task_index": index})[1]["first_observation"] if task == "webshop" else None
             played = play(protocol, ENV_IDS[task], env, index, replies)
             episodes.append(
                 {
@@ -177,39 +184,52 @@ def export(git_dir: str, real: bool = False) -> None:
                     "infos": played["infos"],
                     "observations": played["observations"],
                     "ours": played["requests"],
+                    "first": first,
+                    "actions": played["actions"],
+                    "end": played["end"],
                 }
             )
         (WORK / f"{task}_export.json").write_text(json.dumps(episodes, ensure_ascii=False, indent=1))
         print(f"{task}: exported {len(episodes)} episodes")
 
-    items = db_agentbench_items.write_items(WORK)
-    env = gym.make("AgentBench/DB-v0", task_file=str(items)).unwrapped
-    run("dbbench", env, DB_SCRIPTS, lambda i: db_agentbench_items.ITEMS[i])
-    env.close()
-
-    root = os_agentbench_items.write_items(WORK / "os")
-    env = gym.make(
-        "AgentBench/OS-v0",
-        task_file=str(root / "data/1/sample.json"),
-        script_dir=str(root / "scripts/1"),
-        sandbox="bwrap",
-        prewarm=False,
-    ).unwrapped
-    run("os_interaction", env, OS_SCRIPTS, lambda i: os_agentbench_items.GROUP_1[i])
-    env.close()
-
-    folder = WORK / "kg"
-    folder.mkdir()
-    with kg_agentbench_items.sparql_endpoint() as url:
-        env = gym.make(
-            "AgentBench/KG-v0",
-            task_file=str(kg_agentbench_items.write_items(folder)),
-            sparql_url=url,
-            ontology_dir=str(kg_agentbench_items.write_ontology(folder)),
-        ).unwrapped
-        run("knowledgegraph", env, KG_SCRIPTS, lambda i: kg_agentbench_items.ITEMS[i])
+    if "webshop" in tasks:
+        env = gym.make("AgentBench/WebShop-v0", **protocol.env_kwargs("AgentBench/WebShop-v0")).unwrapped
+        run("webshop", env, WEBSHOP_SCRIPTS, lambda i: None)
         env.close()
 
+    if "dbbench" in tasks:
+        items = db_agentbench_items.write_items(WORK)
+        env = gym.make("AgentBench/DB-v0", task_file=str(items)).unwrapped
+        run("dbbench", env, DB_SCRIPTS, lambda i: db_agentbench_items.ITEMS[i])
+        env.close()
+    if "os_interaction" in tasks:
+
+        root = os_agentbench_items.write_items(WORK / "os")
+        env = gym.make(
+            "AgentBench/OS-v0",
+            task_file=str(root / "data/1/sample.json"),
+            script_dir=str(root / "scripts/1"),
+            sandbox="bwrap",
+            prewarm=False,
+        ).unwrapped
+        run("os_interaction", env, OS_SCRIPTS, lambda i: os_agentbench_items.GROUP_1[i])
+        env.close()
+
+    if "knowledgegraph" in tasks:
+        folder = WORK / "kg"
+        folder.mkdir()
+        with kg_agentbench_items.sparql_endpoint() as url:
+            env = gym.make(
+                "AgentBench/KG-v0",
+                task_file=str(kg_agentbench_items.write_items(folder)),
+                sparql_url=url,
+                ontology_dir=str(kg_agentbench_items.write_ontology(folder)),
+            ).unwrapped
+            run("knowledgegraph", env, KG_SCRIPTS, lambda i: kg_agentbench_items.ITEMS[i])
+            env.close()
+
+    if "ltp" not in tasks:
+        return
     workbook = write_workbook(WORK / "standard.xlsx")
     with ScriptedChatServer(host_policy) as server:
         env = gym.make(
@@ -224,6 +244,28 @@ def export(git_dir: str, real: bool = False) -> None:
 
 # ---- --record (the reference venv) -------------------------------------------------------------------------------
 STUBS = {
+    "src/server/tasks/webshop/web_agent_site/__init__.py": "",
+    "src/server/tasks/webshop/web_agent_site/envs/__init__.py": "",
+    "src/server/tasks/webshop/web_agent_site/envs/web_agent_text_env.py": """
+PAGES = []
+ACTIONS = []
+
+
+class WebAgentTextEnv:
+    def __init__(self, observation_mode, human_goals):
+        assert (observation_mode, human_goals) == ("text", True)
+
+    def reset(self, index):
+        self.observation, self.available_actions, self.done = PAGES.pop(0)
+
+    def get_available_actions(self):
+        return self.available_actions
+
+    def step(self, action):
+        ACTIONS.append(action)
+        self.observation, self.available_actions, self.done = PAGES.pop(0)
+        return self.observation, 0, self.done, None
+""",
     "src/server/tasks/dbbench/Interaction.py": """
 RESULTS = []
 
@@ -451,6 +493,35 @@ def record_ltp(episodes: list[dict]) -> list[dict]:
     return recorded
 
 
+def record_webshop(episodes: list[dict]) -> list[dict]:
+    from src.server.tasks import webshop
+    from src.server.tasks.webshop.web_agent_site.envs import web_agent_text_env as stub
+
+    task = webshop.WebShop(name="webshop-std")
+    recorded = []
+    for episode in episodes:
+        texts = [episode["first"], *episode["observations"]]
+        done = [False] * len(texts)
+        done[-1] = episode["end"] not in ("step_limit", "invalid_format", None)
+        heading = "\n\nAvailable Actions:\n"  # where the env puts the dict (agentbench/webshop.py ACTIONS_HEADING)
+        stub.PAGES[:] = [(*text.rpartition(heading)[::2], over) for text, over in zip(texts, done)]
+        stub.ACTIONS.clear()
+        agent = ScriptedAgent(episode["replies"])
+        output = asyncio.run(task.start_sample(episode["index"], _session(agent)))
+        assert not stub.PAGES, "every page the env showed was asked for"
+        recorded.append(
+            {
+                "index": episode["index"],
+                "replies": episode["replies"],
+                "requests": agent.sent,
+                "status": output.status.value,
+                "actions": list(stub.ACTIONS),
+                "fed": episode["observations"],
+            }
+        )
+    return recorded
+
+
 def record_filter() -> list[dict]:
     """``Session._calc_segments`` and ``Session.filter_messages`` on the seeded histories of
     ``tests/support/agentbench_histories.py``: each message's segments, how many turns were sent, and what was added
@@ -478,12 +549,14 @@ def record_filter() -> list[dict]:
     return cases
 
 
-def record(git_dir: str, real: bool = False) -> None:
+def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES)) -> None:
     src = WORK / "agentbench"
     for path in UNMODIFIED:
         (src / path).parent.mkdir(parents=True, exist_ok=True)
         (src / path).write_text(_show(git_dir, path))
     for task, relative in MODULES.items():
+        if task not in tasks:
+            continue
         (src / relative).parent.mkdir(parents=True, exist_ok=True)
         (src / relative).write_text((WORK / f"{task}_module.py").read_text())
         init = (src / relative).parent / "__init__.py"
@@ -501,9 +574,12 @@ def record(git_dir: str, real: bool = False) -> None:
         "os_interaction": record_os_interaction,
         "knowledgegraph": record_knowledgegraph,
         "ltp": record_ltp,
+        "webshop": record_webshop,
     }
     differing = 0
     for task, recorder in recorders.items():
+        if task not in tasks:
+            continue
         episodes = json.loads((WORK / f"{task}_export.json").read_text())
         recorded = recorder(episodes)
         if real:  # no file: compare what our protocol sent with what v0.2 sent, both with v0.2's own texts
@@ -519,6 +595,8 @@ def record(git_dir: str, real: bool = False) -> None:
         print(f"wrote {out_path(task)}")
     if real:
         sys.exit(1 if differing else 0)
+    if set(tasks) != set(MODULES):
+        return
     note = f"THUDM/AgentBench {COMMIT} src/server/task.py Session.filter_messages and _calc_segments"
     out_path("filter_messages").write_text(
         json.dumps({"source": note, "cases": record_filter()}, ensure_ascii=False) + "\n"
@@ -534,11 +612,13 @@ def main() -> None:
     parser.add_argument(
         "--real", action="store_true", help="v0.2's own texts on both sides; compare, write nothing here"
     )
+    parser.add_argument("--tasks", default=",".join(MODULES), help="which tasks (comma-separated; default all)")
     args = parser.parse_args()
+    tasks = tuple(args.tasks.split(","))
     if args.export:
-        export(args.git_dir, args.real)
+        export(args.git_dir, args.real, tasks)
     if args.record:
-        record(args.git_dir, args.real)
+        record(args.git_dir, args.real, tasks)
 
 
 if __name__ == "__main__":

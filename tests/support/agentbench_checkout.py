@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["write_checkout", "DB", "OS", "KG", "LTP"]
+__all__ = ["write_checkout", "DB", "OS", "KG", "LTP", "WEBSHOP"]
 
 DB = '''import re
 from src.server.task import Task, Session
@@ -235,11 +235,51 @@ class LateralThinkingPuzzle(Task):
     pass
 """
 
+WEBSHOP = """import re
+from src.server.task import Task, Session
+from .web_agent_site.envs.web_agent_text_env import WebAgentTextEnv
+
+prompt: str = \'\'\'
+You are shopping in a web store for the item described in the instruction.
+Each round shows the page and what you can do on it. Answer with one action:
+search[keywords] when there is a search bar, or click[value] with a value listed.
+Reply like this:
+
+Thought:
+...
+
+Action:
+click[value]
+\'\'\'
+
+
+class WebShop(Task):
+    async def start_sample(self, index, session: Session):
+        session.inject({"role": "user", "content": prompt})
+        session.inject({"role": "agent", "content": "Sure."})
+        session.inject({"role": "user", "content": "Page:\\nShop [SEP] Instruction: [SEP] a red mug [SEP] Search"})
+        session.inject({"role": "agent", "content": "Thought:\\nSearch first.\\n\\nAction:\\nsearch[red mug]"})
+        session.inject({"role": "user", "content": "Page:\\nInstruction: [SEP] a red mug [SEP] B01 [SEP] Red Mug"})
+        session.inject({"role": "agent", "content": "Thought:\\nThat one.\\n\\nAction:\\nclick[B01]"})
+        session.inject({"role": "user", "content": "Page:\\nInstruction: [SEP] a red mug [SEP] color [SEP] red"})
+        session.inject({"role": "agent", "content": "Thought:\\nPick red.\\n\\nAction:\\nclick[red]"})
+        session.inject({"role": "user", "content": "Page:\\nInstruction: [SEP] a red mug [SEP] Buy Now"})
+        session.inject({"role": "agent", "content": "Thought:\\nDone.\\n\\nAction:\\nclick[Buy Now]"})
+        for j in range(10):
+            session.inject(
+                {
+                    "role": "user",
+                    "content": f"Page:\\n{observation}\\n\\nYou may do:\\n{available_actions}",
+                }
+            )
+"""
+
 FILES = {
     "src/server/tasks/dbbench/__init__.py": DB,
     "src/server/tasks/os_interaction/task.py": OS,
     "src/server/tasks/knowledgegraph/task.py": KG,
     "src/server/tasks/ltp/task.py": LTP,
+    "src/server/tasks/webshop/__init__.py": WEBSHOP,
 }
 
 

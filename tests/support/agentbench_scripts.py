@@ -11,6 +11,7 @@ ENV_IDS = {
     "os_interaction": "AgentBench/OS-v0",
     "knowledgegraph": "AgentBench/KG-v0",
     "ltp": "AgentBench/LateralThinking-v0",
+    "webshop": "AgentBench/WebShop-v0",
 }
 
 
@@ -220,3 +221,49 @@ def write_workbook(path: Path) -> Path:
         sheet.append(row)
     workbook.save(path)
     return path
+
+
+def _ws(action: str, thought: str = "Let me see.") -> str:
+    return f"Thought:\nI think {thought}\n\nAction:\n{action}"
+
+
+WEBSHOP_SCRIPTS = {
+    0: [  # the ten rounds run out
+        _ws("search[long lasting lipstick coral]"),
+        _ws("click[Next >]", "the next page may have more."),
+        "Thought: back.\naction: click[< Prev]",
+        _ws("click[B0HXCVAEXL]", "this one lasts long."),
+        "Action:   \n\n  click[Description]",
+        _ws("click[< Prev]"),
+        _ws("click[no such button]", "a click that names nothing."),
+        "First search[ignored] then\nAction: click[Features] and click[Reviews]",
+        _ws("click[Back to Search]"),
+        _ws("search[coral lipstick]"),
+        _ws("click[Buy Now]", "the limit has passed."),
+    ],
+    1: [  # a reply without a marked action ends it
+        _ws("search[farmhouse tv stand grey 75 inch]"),
+        _ws("click[Next >]"),
+        _ws("click[Next >]"),
+        _ws("click[< Prev]"),
+        _ws("search[tv stand]"),
+        _ws("click[Back to Search]"),
+        _ws("search[grey tv stand]"),
+        _ws("click[Next >]"),
+        "Thought:\nI will click[buy now] without saying so.",
+    ],
+    2: [  # bought
+        _ws("search[hdmi cable gold plated 3 feet]"),
+        _ws("click[Next >]"),
+        _ws("click[< Prev]"),
+        "Action: search[high speed hdmi cable]",
+        _ws("click[Next >]"),
+        _ws("click[< Prev]"),
+        _ws("click[Buy Now]", "there is no item page open yet."),
+        _ws("click[Next >]"),
+        _ws("click[B01XL4TI3W]", "this braided one is gold plated."),
+        _ws("click[Buy Now]"),
+    ],
+}
+"""WebShop: searches, page turns, an item's sub page, clicks naming nothing, lower-case and spaced markers, actions
+before the marker, a reply without one, and the ten rounds."""

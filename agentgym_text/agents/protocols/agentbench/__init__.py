@@ -29,6 +29,7 @@ TASKS: Mapping[str, str] = {
     "os_interaction": "agentgym_text.agents.protocols.agentbench.os_interaction:OSTask",
     "knowledgegraph": "agentgym_text.agents.protocols.agentbench.knowledgegraph:KnowledgeGraphTask",
     "ltp": "agentgym_text.agents.protocols.agentbench.ltp:LTPTask",
+    "webshop": "agentgym_text.agents.protocols.agentbench.webshop:WebShopTask",
 }
 """AgentBench's task name (``EnvId.agentbench_task``) -> the module here that speaks it (``module:Class``)."""
 
