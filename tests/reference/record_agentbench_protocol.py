@@ -15,6 +15,9 @@ Stubs stand in for what needs a server, each fed what this suite's env gave for 
   number, as ``api.py`` writes it) or raise when the env refused the call; ``SparqlExecuter`` is a stub;
 - WebShop: ``WebAgentTextEnv`` (WebShop's Java search engine and product files) is a stub that shows the page and
   the Available Actions dict the env printed (split off its text at its heading) and records the actions it got;
+- ALFWorld: ``SingleAlfredTWEnv`` (alfworld, textworld) is a stub that shows the intro (behind a banner) and each
+  step's text with the admissible commands the env listed, and records the commands it got; ``utils.py`` (BLEU) is
+  v0.2's, ``jsonlines`` a stub module; ``ALFWorld.__init__`` runs on the stand-in's config and prompts files;
 - LTP: the host model (``eval_agent``) answers the hosting dialogue with the env's host reply (``host_reply``) and
   "No" to the bookkeeping prompts; ``pandas``, ``src.configs`` and ``src.client.agent`` are stubs (nltk is real).
 
@@ -69,6 +72,7 @@ UNMODIFIED = (
     "src/utils/max_flow.py",
     "src/utils/others.py",
     "src/utils/rules.py",
+    "src/server/tasks/alfworld/utils.py",
 )
 MODULES = {
     "dbbench": "src/server/tasks/dbbench/__init__.py",
@@ -76,9 +80,12 @@ MODULES = {
     "knowledgegraph": "src/server/tasks/knowledgegraph/task.py",
     "ltp": "src/server/tasks/ltp/task.py",
     "webshop": "src/server/tasks/webshop/__init__.py",
+    "alfworld": "src/server/tasks/alfworld/task.py",
 }
 
 
+EXTRA_FILES = ("configs/tasks/alfworld.yaml", "src/server/tasks/alfworld/prompts/alfworld_multiturn_plan_first.json")
+"""Other files a protocol reads (with ``--real``: v0.2's; else the stand-in checkout's)."""
 REAL = WORK / "real"
 """With ``--real``: where the real checkout's texts and what both sides sent go (never into this repository)."""
 
@@ -149,6 +156,7 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
         LTP_SCRIPTS,
         OS_SCRIPTS,
         WEBSHOP_SCRIPTS,
+        ALFWORLD_SCRIPTS,
         host_policy,
         write_workbook,
     )
@@ -160,7 +168,7 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
     checkout = write_checkout(WORK / "checkout")
     if real:  # v0.2's own task modules are the checkout, and run as they are
         checkout = REAL / "checkout"
-        for relative in MODULES.values():
+        for relative in (*MODULES.values(), *EXTRA_FILES):
             (checkout / relative).parent.mkdir(parents=True, exist_ok=True)
             (checkout / relative).write_text(_show(git_dir, relative))
     protocol = AgentBenchProtocol(checkout)
@@ -174,12 +182,13 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
     def run(task: str, env: Any, scripts: dict[int, list[str]], item: Any) -> None:
         episodes = []
         for index, replies in scripts.items():
-            first = env.reset(options={"task_index": index})[1]["first_observation"] if task == "webshop" else None
+            start = env.reset(options={"task_index": index})[1]
+            first = start["first_observation"] if task in ("webshop", "alfworld") else None
             played = play(protocol, ENV_IDS[task], env, index, replies)
             episodes.append(
                 {
                     "index": index,
-                    "item": item(index),
+                    "item": start.get("task_type") if task == "alfworld" else item(index),
                     "replies": replies[: len(played["requests"])],
                     "infos": played["infos"],
                     "observations": played["observations"],
@@ -195,6 +204,11 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
     if "webshop" in tasks:
         env = gym.make("AgentBench/WebShop-v0", **protocol.env_kwargs("AgentBench/WebShop-v0")).unwrapped
         run("webshop", env, WEBSHOP_SCRIPTS, lambda i: None)
+        env.close()
+
+    if "alfworld" in tasks:
+        env = gym.make("AgentBench/ALFWorld-v0", **protocol.env_kwargs("AgentBench/ALFWorld-v0")).unwrapped
+        run("alfworld", env, ALFWORLD_SCRIPTS, lambda i: None)
         env.close()
 
     if "dbbench" in tasks:
@@ -244,6 +258,31 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
 
 # ---- --record (the reference venv) -------------------------------------------------------------------------------
 STUBS = {
+    "src/server/tasks/alfworld/environment.py": """
+STEPS = []
+COMMANDS = []
+
+
+class SingleAlfredTWEnv:
+    def __init__(self, config, data_item):
+        self.data_item = data_item
+
+    def init_env(self, batch_size):
+        assert batch_size == 1
+        return self
+
+    def reset(self):
+        text, commands, _ = STEPS.pop(0)
+        return ["-= Welcome to TextWorld, ALFRED! =-\\n\\n" + text], {
+            "extra.gamefile": [self.data_item],
+            "admissible_commands": [commands],
+        }
+
+    def step(self, actions):
+        COMMANDS.append(actions[0])
+        text, commands, won = STEPS.pop(0)
+        return [text], None, [won is not None], {"won": [won], "admissible_commands": [commands]}
+""",
     "src/server/tasks/webshop/web_agent_site/__init__.py": "",
     "src/server/tasks/webshop/web_agent_site/envs/__init__.py": "",
     "src/server/tasks/webshop/web_agent_site/envs/web_agent_text_env.py": """
@@ -522,6 +561,67 @@ def record_webshop(episodes: list[dict]) -> list[dict]:
     return recorded
 
 
+CHECKOUT = WORK / "checkout"
+"""The checkout whose files the recording reads (``REAL / "checkout"`` with ``--real``)."""
+
+
+def _prompts_path(checkout: Path) -> str:
+    for line in (checkout / "configs/tasks/alfworld.yaml").read_text().splitlines():
+        if line.strip().startswith("prompts_path:"):
+            return line.split(":", 1)[1].strip().strip("\"'")
+    raise SystemExit("no prompts_path")
+
+
+def record_alfworld(episodes: list[dict]) -> list[dict]:
+    import os
+
+    sys.modules.setdefault("jsonlines", types.ModuleType("jsonlines"))
+    from src.server.tasks.alfworld import environment as stub
+    from src.server.tasks.alfworld import task as hh
+
+    folder = WORK / "hh"
+    (folder / "data/alfworld").mkdir(parents=True, exist_ok=True)
+    games = [f"{e['item']}-Bread-None-CounterTop-1/trial_{e['index']}/game.tw-pddl" for e in episodes]
+    (folder / "data/alfworld/standard.json").write_text(json.dumps({"all": games}))
+    (folder / "config.yaml").write_text("{}\n")
+    here = os.getcwd()
+    os.chdir(folder)  # ALFWorld.__init__ reads data/alfworld/<split>.json from the working folder
+    try:
+        task = hh.ALFWorld(
+            name="alfworld-std",
+            data_path=str(folder / "games"),
+            config_path=str(folder / "config.yaml"),
+            prompts_path=str(CHECKOUT / _prompts_path(CHECKOUT)),
+            split="standard",
+            max_step=35,
+        )
+    finally:
+        os.chdir(here)
+    heading = " AVAILABLE ACTIONS: "  # the env's text: observation + heading + commands, one a line + newline
+    recorded = []
+    for position, episode in enumerate(episodes):
+        texts = [episode["first"], *episode["observations"]]
+        won: list[bool | None] = [None] * len(texts)
+        if episode["end"] in ("success", "failure"):
+            won[-1] = episode["end"] == "success"
+        stub.STEPS[:] = [(t.partition(heading)[0], t.partition(heading)[2][:-1].split("\n"), w) for t, w in zip(texts, won)]
+        stub.COMMANDS.clear()
+        agent = ScriptedAgent(episode["replies"] + ["(the replies ran out)"])
+        output = asyncio.run(task.start_sample(position, _session(agent)))
+        assert not stub.STEPS, "every step the env took was asked for"
+        recorded.append(
+            {
+                "index": episode["index"],
+                "replies": episode["replies"],
+                "requests": agent.sent[: len(episode["replies"])],
+                "status": output.status.value,
+                "commands": list(stub.COMMANDS),
+                "fed": episode["observations"],
+            }
+        )
+    return recorded
+
+
 def record_filter() -> list[dict]:
     """``Session._calc_segments`` and ``Session.filter_messages`` on the seeded histories of
     ``tests/support/agentbench_histories.py``: each message's segments, how many turns were sent, and what was added
@@ -550,6 +650,8 @@ def record_filter() -> list[dict]:
 
 
 def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES)) -> None:
+    global CHECKOUT
+    CHECKOUT = REAL / "checkout" if real else WORK / "checkout"
     src = WORK / "agentbench"
     for path in UNMODIFIED:
         (src / path).parent.mkdir(parents=True, exist_ok=True)
@@ -575,6 +677,7 @@ def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
         "knowledgegraph": record_knowledgegraph,
         "ltp": record_ltp,
         "webshop": record_webshop,
+        "alfworld": record_alfworld,
     }
     differing = 0
     for task, recorder in recorders.items():

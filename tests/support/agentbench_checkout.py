@@ -7,9 +7,10 @@ layout and shapes (the same constant, class and method names, the texts in the s
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-__all__ = ["write_checkout", "DB", "OS", "KG", "LTP", "WEBSHOP"]
+__all__ = ["write_checkout", "DB", "OS", "KG", "LTP", "WEBSHOP", "ALFWORLD", "ALFWORLD_CONFIG", "ALFWORLD_PROMPTS"]
 
 DB = '''import re
 from src.server.task import Task, Session
@@ -274,12 +275,94 @@ class WebShop(Task):
             )
 """
 
+ALFWORLD = """import os
+from src.server.task import Task, Session
+from src.server.tasks.alfworld.environment import SingleAlfredTWEnv
+from src.server.tasks.alfworld.utils import *
+
+
+class ALFWorld(Task):
+    def __init__(self, **kwargs):
+        self.prefixes = {
+            "pick_and_place": "place",
+            "pick_clean_then_place": "wash",
+            "pick_heat_then_place": "warm",
+            "pick_cool_then_place": "chill",
+            "look_at_obj": "look",
+            "pick_two_obj": "two",
+        }
+
+    @staticmethod
+    def get_task_instruction():
+        return "You act in a house to finish a household task. Each turn you get what you see and the commands you may give. Think if you like, then answer with one line: ACTION: <one listed command>.\\n\\n"
+
+    async def alfworld_run(self, session: Session, env):
+        ob, info = env.reset()
+        session.inject({"role": "user", "content": self.get_task_instruction()})
+        session.inject({"role": "agent", "content": "Understood, I will act one listed command at a time."})
+        history = self.get_prompt(name)
+        history[0] = "For instance:\\n" + history[0]
+        self.inject_info(session, history)
+        init_prompt = "Now your own game. " + ob + self.get_available_actions(info.get("admissible_commands", [[]])[0])
+        session.inject({"role": "user", "content": init_prompt})
+"""
+
+ALFWORLD_CONFIG = """default:
+  parameters:
+    name: alfworld-std
+    prompts_path: "src/server/tasks/alfworld/prompts/examples.json"
+    split: "standard"
+    max_step: 35
+"""
+
+
+def _example(task: str, steps: list[tuple[str, str]]) -> list[str]:
+    turns = [f"You stand in a small kitchen with a table 1 and a shelf 1.\nYour task is to: {task}."]
+    for action, seen in steps:
+        turns += [f"THOUGHT: one step closer.\n ACTION: {action}", seen]
+    return turns[:-1]
+
+
+ALFWORLD_PROMPTS = {
+    "place": _example(
+        "put a cup on table",
+        [
+            ("go to shelf 1", "On the shelf 1, you see a cup 1."),
+            ("take cup 1 from shelf 1", "You pick up the cup 1."),
+            ("go to table 1", "Done."),
+        ],
+    ),
+    "wash": _example(
+        "put a clean plate on table",
+        [("go to shelf 1", "On the shelf 1, you see a plate 1."), ("take plate 1 from shelf 1", "Done.")],
+    ),
+    "warm": _example(
+        "put a hot egg on table",
+        [("go to shelf 1", "On the shelf 1, you see an egg 1."), ("take egg 1 from shelf 1", "Done.")],
+    ),
+    "chill": _example(
+        "put a cool apple on table",
+        [("go to shelf 1", "On the shelf 1, you see an apple 1."), ("take apple 1 from shelf 1", "Done.")],
+    ),
+    "look": _example(
+        "look at a book under the lamp",
+        [("go to shelf 1", "On the shelf 1, you see a book 1."), ("take book 1 from shelf 1", "Done.")],
+    ),
+    "two": _example(
+        "put two pens on table",
+        [("go to shelf 1", "On the shelf 1, you see a pen 1 and a pen 2."), ("take pen 1 from shelf 1", "Done.")],
+    ),
+}
+
 FILES = {
     "src/server/tasks/dbbench/__init__.py": DB,
     "src/server/tasks/os_interaction/task.py": OS,
     "src/server/tasks/knowledgegraph/task.py": KG,
     "src/server/tasks/ltp/task.py": LTP,
     "src/server/tasks/webshop/__init__.py": WEBSHOP,
+    "src/server/tasks/alfworld/task.py": ALFWORLD,
+    "configs/tasks/alfworld.yaml": ALFWORLD_CONFIG,
+    "src/server/tasks/alfworld/prompts/examples.json": json.dumps(ALFWORLD_PROMPTS, indent=1),
 }
 
 

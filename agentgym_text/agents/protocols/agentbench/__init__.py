@@ -30,6 +30,7 @@ TASKS: Mapping[str, str] = {
     "knowledgegraph": "agentgym_text.agents.protocols.agentbench.knowledgegraph:KnowledgeGraphTask",
     "ltp": "agentgym_text.agents.protocols.agentbench.ltp:LTPTask",
     "webshop": "agentgym_text.agents.protocols.agentbench.webshop:WebShopTask",
+    "alfworld": "agentgym_text.agents.protocols.agentbench.alfworld:AlfWorldTask",
 }
 """AgentBench's task name (``EnvId.agentbench_task``) -> the module here that speaks it (``module:Class``)."""
 
