@@ -27,6 +27,10 @@ IDS = {
     "src/server/tasks/alfworld/task.py": "AgentBench/ALFWorld-v0",
     "configs/tasks/alfworld.yaml": "AgentBench/ALFWorld-v0",
     "src/server/tasks/alfworld/prompts/examples.json": "AgentBench/ALFWorld-v0",
+    "src/server/tasks/mind2web/task.py": "AgentBench/WebBrowsing-v0",
+    "src/server/tasks/mind2web/dataloader.py": "AgentBench/WebBrowsing-v0",
+    "configs/tasks/mind2web.yaml": "AgentBench/WebBrowsing-v0",
+    "data/mind2web/prompt/examples.json": "AgentBench/WebBrowsing-v0",
 }
 CUT = json.loads((Path(__file__).parent / "reference" / "agentbench_filter_messages.json").read_text())["cases"]
 

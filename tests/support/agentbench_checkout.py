@@ -10,7 +10,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-__all__ = ["write_checkout", "DB", "OS", "KG", "LTP", "WEBSHOP", "ALFWORLD", "ALFWORLD_CONFIG", "ALFWORLD_PROMPTS"]
+__all__ = [
+    "write_checkout",
+    "DB",
+    "OS",
+    "KG",
+    "LTP",
+    "WEBSHOP",
+    "ALFWORLD",
+    "ALFWORLD_CONFIG",
+    "ALFWORLD_PROMPTS",
+    "MIND2WEB_TASK",
+    "MIND2WEB_LOADER",
+    "MIND2WEB_CONFIG",
+    "MIND2WEB_PROMPT",
+]
 
 DB = '''import re
 from src.server.task import Task, Session
@@ -354,6 +368,62 @@ ALFWORLD_PROMPTS = {
     ),
 }
 
+MIND2WEB_TASK = """import re
+from src.server.task import Task, Session
+from .dataloader import format_input_multichoice
+
+
+class Mind2Web(Task):
+    async def start_sample(self, index, session: Session):
+        sample = self.data[index][0]
+        while len(all_candidates) > 1:
+            seq_context, seq_in, _, choices = format_input_multichoice(sample, candidate_ids, -1, keep_html_brackets=True)
+            self.prompt_template[-1]["content"] = f"Page:\\n{seq_context}\\n--\\n{seq_in}"
+            session.history = []
+"""
+
+MIND2WEB_LOADER = """def format_input_multichoice(sample, candidate_ids, gt=-1, previous_k=5, keep_html_brackets=False):
+    choices = []
+    seq_input = (
+        "Complete this web task on the page shown:\\n"
+        f"Goal: {sample['confirmed_task']}\\n"
+        f"Done so far:\\n"
+    )
+    if len(sample["previous_actions"]) > 0:
+        for action in sample["previous_actions"][-previous_k:]:
+            seq_input += f"- {action}\\n"
+    else:
+        seq_input += "(nothing)\\n"
+    seq_input += "Which element next? Choose a letter:\\nA. none of these\\n"
+    for idx, choice in enumerate(choices):
+        seq_input += f"{chr(66 + idx)}) {choice[1]}\\n"
+    return seq_input
+"""
+
+MIND2WEB_CONFIG = """default:
+  parameters:
+    llm_prompt: data/mind2web/prompt/examples.json
+"""
+
+MIND2WEB_PROMPT = [
+    {
+        "role": "user",
+        "content": "You pick the element to act on from lettered choices. Answer with 'Answer: X', then 'Action: CLICK', 'TYPE' or 'SELECT', and 'Value: ...' when typing or selecting.",
+    },
+    {"role": "agent", "content": "Fine."},
+    {
+        "role": "user",
+        "content": "Page:\n<button id=1> Go </button>\n--\nGoal: start\nWhich element next? Choose a letter:\nA. none of these\nB) <button id=1> Go </button>\n",
+    },
+    {"role": "agent", "content": "The Go button starts it.\nAnswer: B.\nAction: CLICK"},
+    {
+        "role": "user",
+        "content": "Page:\n<input id=2 />\n--\nGoal: type cats\nWhich element next? Choose a letter:\nA. none of these\nB) <input id=2 />\n",
+    },
+    {"role": "agent", "content": "Type into the box.\nAnswer: B.\nAction: TYPE\nValue: cats"},
+    {"role": "user", "content": ""},
+]
+
 FILES = {
     "src/server/tasks/dbbench/__init__.py": DB,
     "src/server/tasks/os_interaction/task.py": OS,
@@ -362,6 +432,10 @@ FILES = {
     "src/server/tasks/webshop/__init__.py": WEBSHOP,
     "src/server/tasks/alfworld/task.py": ALFWORLD,
     "configs/tasks/alfworld.yaml": ALFWORLD_CONFIG,
+    "src/server/tasks/mind2web/task.py": MIND2WEB_TASK,
+    "src/server/tasks/mind2web/dataloader.py": MIND2WEB_LOADER,
+    "configs/tasks/mind2web.yaml": MIND2WEB_CONFIG,
+    "data/mind2web/prompt/examples.json": json.dumps(MIND2WEB_PROMPT, indent=1),
     "src/server/tasks/alfworld/prompts/examples.json": json.dumps(ALFWORLD_PROMPTS, indent=1),
 }
 
