@@ -1,5 +1,5 @@
 """Record the requests AgentBench v0.2's own task servers send (references for the ``agentbench`` protocol's replay
-tests, never a runtime dependency): DBBench, OS interaction, knowledge graph and lateral thinking.
+tests, never a runtime dependency): DBBench, OS interaction, knowledge graph, lateral thinking, WebShop and ALFWorld.
 
 Runs AgentBench's ``src/server/task.py`` (``Session``, ``filter_messages``) and ``src/typings`` UNMODIFIED, and each
 task's own loop (``DBBench.start_sample``, ``OSInteraction._judge``, ``KnowledgeGraph.start_sample``,
@@ -31,7 +31,8 @@ Usage (two stages; the second runs in a venv with pydantic 1, numpy, PyYAML, req
     /tmp/agentbench-venv/bin/python tests/reference/record_agentbench_protocol.py --record \
         --git-dir /work/.mirror/THUDM+AgentBench/repo
 
-``--real`` (on both stages) runs the same sessions with v0.2's own modules as they are, as the checkout our protocol
+``--tasks webshop,alfworld`` (on both stages) records only those tasks (the default: all; ``agentbench_filter_messages.json``
+is written only then). ``--real`` (on both stages) runs the same sessions with v0.2's own modules as they are, as the checkout our protocol
 reads and as the code that runs, and only prints whether every request was equal (nothing is written here: the
 output would hold AgentBench's texts).
 
