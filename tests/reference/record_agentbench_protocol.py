@@ -1,5 +1,5 @@
 """Record the requests AgentBench v0.2's own task servers send (references for the ``agentbench`` protocol's replay
-tests, never a runtime dependency): DBBench, OS interaction, knowledge graph and lateral thinking.
+tests, never a runtime dependency): DBBench, OS interaction, knowledge graph, lateral thinking, WebShop and ALFWorld.
 
 Runs AgentBench's ``src/server/task.py`` (``Session``, ``filter_messages``) and ``src/typings`` UNMODIFIED, and each
 task's own loop (``DBBench.start_sample``, ``OSInteraction._judge``, ``KnowledgeGraph.start_sample``,
@@ -13,6 +13,11 @@ Stubs stand in for what needs a server, each fed what this suite's env gave for 
   succeeds; ``docker`` is a stub module;
 - KG: ``api.py``'s functions return ``"Observation: "`` + the env's observation (``##`` in place of the variable's
   number, as ``api.py`` writes it) or raise when the env refused the call; ``SparqlExecuter`` is a stub;
+- WebShop: ``WebAgentTextEnv`` (WebShop's Java search engine and product files) is a stub that shows the page and
+  the Available Actions dict the env printed (split off its text at its heading) and records the actions it got;
+- ALFWorld: ``SingleAlfredTWEnv`` (alfworld, textworld) is a stub that shows the intro (behind a banner) and each
+  step's text with the admissible commands the env listed, and records the commands it got; ``utils.py`` (BLEU) is
+  v0.2's, ``jsonlines`` a stub module; ``ALFWorld.__init__`` runs on the stand-in's config and prompts files;
 - LTP: the host model (``eval_agent``) answers the hosting dialogue with the env's host reply (``host_reply``) and
   "No" to the bookkeeping prompts; ``pandas``, ``src.configs`` and ``src.client.agent`` are stubs (nltk is real).
 
@@ -26,7 +31,8 @@ Usage (two stages; the second runs in a venv with pydantic 1, numpy, PyYAML, req
     /tmp/agentbench-venv/bin/python tests/reference/record_agentbench_protocol.py --record \
         --git-dir /work/.mirror/THUDM+AgentBench/repo
 
-``--real`` (on both stages) runs the same sessions with v0.2's own modules as they are, as the checkout our protocol
+``--tasks webshop,alfworld`` (on both stages) records only those tasks (the default: all; ``agentbench_filter_messages.json``
+is written only then). ``--real`` (on both stages) runs the same sessions with v0.2's own modules as they are, as the checkout our protocol
 reads and as the code that runs, and only prints whether every request was equal (nothing is written here: the
 output would hold AgentBench's texts).
 
@@ -67,15 +73,20 @@ UNMODIFIED = (
     "src/utils/max_flow.py",
     "src/utils/others.py",
     "src/utils/rules.py",
+    "src/server/tasks/alfworld/utils.py",
 )
 MODULES = {
     "dbbench": "src/server/tasks/dbbench/__init__.py",
     "os_interaction": "src/server/tasks/os_interaction/task.py",
     "knowledgegraph": "src/server/tasks/knowledgegraph/task.py",
     "ltp": "src/server/tasks/ltp/task.py",
+    "webshop": "src/server/tasks/webshop/__init__.py",
+    "alfworld": "src/server/tasks/alfworld/task.py",
 }
 
 
+EXTRA_FILES = ("configs/tasks/alfworld.yaml", "src/server/tasks/alfworld/prompts/alfworld_multiturn_plan_first.json")
+"""Other files a protocol reads (with ``--real``: v0.2's; else the stand-in checkout's)."""
 REAL = WORK / "real"
 """With ``--real``: where the real checkout's texts and what both sides sent go (never into this repository)."""
 
@@ -128,7 +139,7 @@ def swap_texts(task: str, real: str, fake: str) -> str:
     return real
 
 
-def export(git_dir: str, real: bool = False) -> None:
+def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES)) -> None:
     sys.path.insert(0, str(ROOT))
     import gymnasium as gym
 
@@ -145,6 +156,8 @@ def export(git_dir: str, real: bool = False) -> None:
         LTP_PUZZLES,
         LTP_SCRIPTS,
         OS_SCRIPTS,
+        WEBSHOP_SCRIPTS,
+        ALFWORLD_SCRIPTS,
         host_policy,
         write_workbook,
     )
@@ -156,11 +169,13 @@ def export(git_dir: str, real: bool = False) -> None:
     checkout = write_checkout(WORK / "checkout")
     if real:  # v0.2's own task modules are the checkout, and run as they are
         checkout = REAL / "checkout"
-        for relative in MODULES.values():
+        for relative in (*MODULES.values(), *EXTRA_FILES):
             (checkout / relative).parent.mkdir(parents=True, exist_ok=True)
             (checkout / relative).write_text(_show(git_dir, relative))
     protocol = AgentBenchProtocol(checkout)
     for task, relative in MODULES.items():
+        if task not in tasks:
+            continue
         original = _show(git_dir, relative)
         swapped = original if real else swap_texts(task, original, (checkout / relative).read_text())
         (WORK / f"{task}_module.py").write_text(swapped)
@@ -168,48 +183,68 @@ def export(git_dir: str, real: bool = False) -> None:
     def run(task: str, env: Any, scripts: dict[int, list[str]], item: Any) -> None:
         episodes = []
         for index, replies in scripts.items():
+            start = env.reset(options={"task_index": index})[1]
+            first = start["first_observation"] if task in ("webshop", "alfworld") else None
             played = play(protocol, ENV_IDS[task], env, index, replies)
             episodes.append(
                 {
                     "index": index,
-                    "item": item(index),
+                    "item": start.get("task_type") if task == "alfworld" else item(index),
                     "replies": replies[: len(played["requests"])],
                     "infos": played["infos"],
                     "observations": played["observations"],
                     "ours": played["requests"],
+                    "first": first,
+                    "actions": played["actions"],
+                    "end": played["end"],
                 }
             )
         (WORK / f"{task}_export.json").write_text(json.dumps(episodes, ensure_ascii=False, indent=1))
         print(f"{task}: exported {len(episodes)} episodes")
 
-    items = db_agentbench_items.write_items(WORK)
-    env = gym.make("AgentBench/DB-v0", task_file=str(items)).unwrapped
-    run("dbbench", env, DB_SCRIPTS, lambda i: db_agentbench_items.ITEMS[i])
-    env.close()
-
-    root = os_agentbench_items.write_items(WORK / "os")
-    env = gym.make(
-        "AgentBench/OS-v0",
-        task_file=str(root / "data/1/sample.json"),
-        script_dir=str(root / "scripts/1"),
-        sandbox="bwrap",
-        prewarm=False,
-    ).unwrapped
-    run("os_interaction", env, OS_SCRIPTS, lambda i: os_agentbench_items.GROUP_1[i])
-    env.close()
-
-    folder = WORK / "kg"
-    folder.mkdir()
-    with kg_agentbench_items.sparql_endpoint() as url:
-        env = gym.make(
-            "AgentBench/KG-v0",
-            task_file=str(kg_agentbench_items.write_items(folder)),
-            sparql_url=url,
-            ontology_dir=str(kg_agentbench_items.write_ontology(folder)),
-        ).unwrapped
-        run("knowledgegraph", env, KG_SCRIPTS, lambda i: kg_agentbench_items.ITEMS[i])
+    if "webshop" in tasks:
+        env = gym.make("AgentBench/WebShop-v0", **protocol.env_kwargs("AgentBench/WebShop-v0")).unwrapped
+        run("webshop", env, WEBSHOP_SCRIPTS, lambda i: None)
         env.close()
 
+    if "alfworld" in tasks:
+        env = gym.make("AgentBench/ALFWorld-v0", **protocol.env_kwargs("AgentBench/ALFWorld-v0")).unwrapped
+        run("alfworld", env, ALFWORLD_SCRIPTS, lambda i: None)
+        env.close()
+
+    if "dbbench" in tasks:
+        items = db_agentbench_items.write_items(WORK)
+        env = gym.make("AgentBench/DB-v0", task_file=str(items)).unwrapped
+        run("dbbench", env, DB_SCRIPTS, lambda i: db_agentbench_items.ITEMS[i])
+        env.close()
+    if "os_interaction" in tasks:
+
+        root = os_agentbench_items.write_items(WORK / "os")
+        env = gym.make(
+            "AgentBench/OS-v0",
+            task_file=str(root / "data/1/sample.json"),
+            script_dir=str(root / "scripts/1"),
+            sandbox="bwrap",
+            prewarm=False,
+        ).unwrapped
+        run("os_interaction", env, OS_SCRIPTS, lambda i: os_agentbench_items.GROUP_1[i])
+        env.close()
+
+    if "knowledgegraph" in tasks:
+        folder = WORK / "kg"
+        folder.mkdir()
+        with kg_agentbench_items.sparql_endpoint() as url:
+            env = gym.make(
+                "AgentBench/KG-v0",
+                task_file=str(kg_agentbench_items.write_items(folder)),
+                sparql_url=url,
+                ontology_dir=str(kg_agentbench_items.write_ontology(folder)),
+            ).unwrapped
+            run("knowledgegraph", env, KG_SCRIPTS, lambda i: kg_agentbench_items.ITEMS[i])
+            env.close()
+
+    if "ltp" not in tasks:
+        return
     workbook = write_workbook(WORK / "standard.xlsx")
     with ScriptedChatServer(host_policy) as server:
         env = gym.make(
@@ -224,6 +259,53 @@ def export(git_dir: str, real: bool = False) -> None:
 
 # ---- --record (the reference venv) -------------------------------------------------------------------------------
 STUBS = {
+    "src/server/tasks/alfworld/environment.py": """
+STEPS = []
+COMMANDS = []
+
+
+class SingleAlfredTWEnv:
+    def __init__(self, config, data_item):
+        self.data_item = data_item
+
+    def init_env(self, batch_size):
+        assert batch_size == 1
+        return self
+
+    def reset(self):
+        text, commands, _ = STEPS.pop(0)
+        return ["-= Welcome to TextWorld, ALFRED! =-\\n\\n" + text], {
+            "extra.gamefile": [self.data_item],
+            "admissible_commands": [commands],
+        }
+
+    def step(self, actions):
+        COMMANDS.append(actions[0])
+        text, commands, won = STEPS.pop(0)
+        return [text], None, [won is not None], {"won": [won], "admissible_commands": [commands]}
+""",
+    "src/server/tasks/webshop/web_agent_site/__init__.py": "",
+    "src/server/tasks/webshop/web_agent_site/envs/__init__.py": "",
+    "src/server/tasks/webshop/web_agent_site/envs/web_agent_text_env.py": """
+PAGES = []
+ACTIONS = []
+
+
+class WebAgentTextEnv:
+    def __init__(self, observation_mode, human_goals):
+        assert (observation_mode, human_goals) == ("text", True)
+
+    def reset(self, index):
+        self.observation, self.available_actions, self.done = PAGES.pop(0)
+
+    def get_available_actions(self):
+        return self.available_actions
+
+    def step(self, action):
+        ACTIONS.append(action)
+        self.observation, self.available_actions, self.done = PAGES.pop(0)
+        return self.observation, 0, self.done, None
+""",
     "src/server/tasks/dbbench/Interaction.py": """
 RESULTS = []
 
@@ -451,6 +533,96 @@ def record_ltp(episodes: list[dict]) -> list[dict]:
     return recorded
 
 
+def record_webshop(episodes: list[dict]) -> list[dict]:
+    from src.server.tasks import webshop
+    from src.server.tasks.webshop.web_agent_site.envs import web_agent_text_env as stub
+
+    task = webshop.WebShop(name="webshop-std")
+    recorded = []
+    for episode in episodes:
+        texts = [episode["first"], *episode["observations"]]
+        done = [False] * len(texts)
+        done[-1] = episode["end"] not in ("step_limit", "invalid_format", None)
+        heading = "\n\nAvailable Actions:\n"  # where the env puts the dict (agentbench/webshop.py ACTIONS_HEADING)
+        stub.PAGES[:] = [(*text.rpartition(heading)[::2], over) for text, over in zip(texts, done)]
+        stub.ACTIONS.clear()
+        agent = ScriptedAgent(episode["replies"])
+        output = asyncio.run(task.start_sample(episode["index"], _session(agent)))
+        assert not stub.PAGES, "every page the env showed was asked for"
+        recorded.append(
+            {
+                "index": episode["index"],
+                "replies": episode["replies"],
+                "requests": agent.sent,
+                "status": output.status.value,
+                "actions": list(stub.ACTIONS),
+                "fed": episode["observations"],
+            }
+        )
+    return recorded
+
+
+CHECKOUT = WORK / "checkout"
+"""The checkout whose files the recording reads (``REAL / "checkout"`` with ``--real``)."""
+
+
+def _prompts_path(checkout: Path) -> str:
+    for line in (checkout / "configs/tasks/alfworld.yaml").read_text().splitlines():
+        if line.strip().startswith("prompts_path:"):
+            return line.split(":", 1)[1].strip().strip("\"'")
+    raise SystemExit("no prompts_path")
+
+
+def record_alfworld(episodes: list[dict]) -> list[dict]:
+    import os
+
+    sys.modules.setdefault("jsonlines", types.ModuleType("jsonlines"))
+    from src.server.tasks.alfworld import environment as stub
+    from src.server.tasks.alfworld import task as hh
+
+    folder = WORK / "hh"
+    (folder / "data/alfworld").mkdir(parents=True, exist_ok=True)
+    games = [f"{e['item']}-Bread-None-CounterTop-1/trial_{e['index']}/game.tw-pddl" for e in episodes]
+    (folder / "data/alfworld/standard.json").write_text(json.dumps({"all": games}))
+    (folder / "config.yaml").write_text("{}\n")
+    here = os.getcwd()
+    os.chdir(folder)  # ALFWorld.__init__ reads data/alfworld/<split>.json from the working folder
+    try:
+        task = hh.ALFWorld(
+            name="alfworld-std",
+            data_path=str(folder / "games"),
+            config_path=str(folder / "config.yaml"),
+            prompts_path=str(CHECKOUT / _prompts_path(CHECKOUT)),
+            split="standard",
+            max_step=35,
+        )
+    finally:
+        os.chdir(here)
+    heading = " AVAILABLE ACTIONS: "  # the env's text: observation + heading + commands, one a line + newline
+    recorded = []
+    for position, episode in enumerate(episodes):
+        texts = [episode["first"], *episode["observations"]]
+        won: list[bool | None] = [None] * len(texts)
+        if episode["end"] in ("success", "failure"):
+            won[-1] = episode["end"] == "success"
+        stub.STEPS[:] = [(t.partition(heading)[0], t.partition(heading)[2][:-1].split("\n"), w) for t, w in zip(texts, won)]
+        stub.COMMANDS.clear()
+        agent = ScriptedAgent(episode["replies"] + ["(the replies ran out)"])
+        output = asyncio.run(task.start_sample(position, _session(agent)))
+        assert not stub.STEPS, "every step the env took was asked for"
+        recorded.append(
+            {
+                "index": episode["index"],
+                "replies": episode["replies"],
+                "requests": agent.sent[: len(episode["replies"])],
+                "status": output.status.value,
+                "commands": list(stub.COMMANDS),
+                "fed": episode["observations"],
+            }
+        )
+    return recorded
+
+
 def record_filter() -> list[dict]:
     """``Session._calc_segments`` and ``Session.filter_messages`` on the seeded histories of
     ``tests/support/agentbench_histories.py``: each message's segments, how many turns were sent, and what was added
@@ -478,12 +650,16 @@ def record_filter() -> list[dict]:
     return cases
 
 
-def record(git_dir: str, real: bool = False) -> None:
+def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES)) -> None:
+    global CHECKOUT
+    CHECKOUT = REAL / "checkout" if real else WORK / "checkout"
     src = WORK / "agentbench"
     for path in UNMODIFIED:
         (src / path).parent.mkdir(parents=True, exist_ok=True)
         (src / path).write_text(_show(git_dir, path))
     for task, relative in MODULES.items():
+        if task not in tasks:
+            continue
         (src / relative).parent.mkdir(parents=True, exist_ok=True)
         (src / relative).write_text((WORK / f"{task}_module.py").read_text())
         init = (src / relative).parent / "__init__.py"
@@ -501,9 +677,13 @@ def record(git_dir: str, real: bool = False) -> None:
         "os_interaction": record_os_interaction,
         "knowledgegraph": record_knowledgegraph,
         "ltp": record_ltp,
+        "webshop": record_webshop,
+        "alfworld": record_alfworld,
     }
     differing = 0
     for task, recorder in recorders.items():
+        if task not in tasks:
+            continue
         episodes = json.loads((WORK / f"{task}_export.json").read_text())
         recorded = recorder(episodes)
         if real:  # no file: compare what our protocol sent with what v0.2 sent, both with v0.2's own texts
@@ -519,6 +699,8 @@ def record(git_dir: str, real: bool = False) -> None:
         print(f"wrote {out_path(task)}")
     if real:
         sys.exit(1 if differing else 0)
+    if set(tasks) != set(MODULES):
+        return
     note = f"THUDM/AgentBench {COMMIT} src/server/task.py Session.filter_messages and _calc_segments"
     out_path("filter_messages").write_text(
         json.dumps({"source": note, "cases": record_filter()}, ensure_ascii=False) + "\n"
@@ -534,11 +716,13 @@ def main() -> None:
     parser.add_argument(
         "--real", action="store_true", help="v0.2's own texts on both sides; compare, write nothing here"
     )
+    parser.add_argument("--tasks", default=",".join(MODULES), help="which tasks (comma-separated; default all)")
     args = parser.parse_args()
+    tasks = tuple(args.tasks.split(","))
     if args.export:
-        export(args.git_dir, args.real)
+        export(args.git_dir, args.real, tasks)
     if args.record:
-        record(args.git_dir, args.real)
+        record(args.git_dir, args.real, tasks)
 
 
 if __name__ == "__main__":

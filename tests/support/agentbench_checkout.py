@@ -7,9 +7,24 @@ layout and shapes (the same constant, class and method names, the texts in the s
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-__all__ = ["write_checkout", "DB", "OS", "KG", "LTP"]
+__all__ = [
+    "write_checkout",
+    "DB",
+    "OS",
+    "KG",
+    "LTP",
+    "WEBSHOP",
+    "ALFWORLD",
+    "ALFWORLD_CONFIG",
+    "ALFWORLD_PROMPTS",
+    "MIND2WEB_TASK",
+    "MIND2WEB_LOADER",
+    "MIND2WEB_CONFIG",
+    "MIND2WEB_PROMPT",
+]
 
 DB = '''import re
 from src.server.task import Task, Session
@@ -235,11 +250,193 @@ class LateralThinkingPuzzle(Task):
     pass
 """
 
+WEBSHOP = """import re
+from src.server.task import Task, Session
+from .web_agent_site.envs.web_agent_text_env import WebAgentTextEnv
+
+prompt: str = \'\'\'
+You are shopping in a web store for the item described in the instruction.
+Each round shows the page and what you can do on it. Answer with one action:
+search[keywords] when there is a search bar, or click[value] with a value listed.
+Reply like this:
+
+Thought:
+...
+
+Action:
+click[value]
+\'\'\'
+
+
+class WebShop(Task):
+    async def start_sample(self, index, session: Session):
+        session.inject({"role": "user", "content": prompt})
+        session.inject({"role": "agent", "content": "Sure."})
+        session.inject({"role": "user", "content": "Page:\\nShop [SEP] Instruction: [SEP] a red mug [SEP] Search"})
+        session.inject({"role": "agent", "content": "Thought:\\nSearch first.\\n\\nAction:\\nsearch[red mug]"})
+        session.inject({"role": "user", "content": "Page:\\nInstruction: [SEP] a red mug [SEP] B01 [SEP] Red Mug"})
+        session.inject({"role": "agent", "content": "Thought:\\nThat one.\\n\\nAction:\\nclick[B01]"})
+        session.inject({"role": "user", "content": "Page:\\nInstruction: [SEP] a red mug [SEP] color [SEP] red"})
+        session.inject({"role": "agent", "content": "Thought:\\nPick red.\\n\\nAction:\\nclick[red]"})
+        session.inject({"role": "user", "content": "Page:\\nInstruction: [SEP] a red mug [SEP] Buy Now"})
+        session.inject({"role": "agent", "content": "Thought:\\nDone.\\n\\nAction:\\nclick[Buy Now]"})
+        for j in range(10):
+            session.inject(
+                {
+                    "role": "user",
+                    "content": f"Page:\\n{observation}\\n\\nYou may do:\\n{available_actions}",
+                }
+            )
+"""
+
+ALFWORLD = """import os
+from src.server.task import Task, Session
+from src.server.tasks.alfworld.environment import SingleAlfredTWEnv
+from src.server.tasks.alfworld.utils import *
+
+
+class ALFWorld(Task):
+    def __init__(self, **kwargs):
+        self.prefixes = {
+            "pick_and_place": "place",
+            "pick_clean_then_place": "wash",
+            "pick_heat_then_place": "warm",
+            "pick_cool_then_place": "chill",
+            "look_at_obj": "look",
+            "pick_two_obj": "two",
+        }
+
+    @staticmethod
+    def get_task_instruction():
+        return "You act in a house to finish a household task. Each turn you get what you see and the commands you may give. Think if you like, then answer with one line: ACTION: <one listed command>.\\n\\n"
+
+    async def alfworld_run(self, session: Session, env):
+        ob, info = env.reset()
+        session.inject({"role": "user", "content": self.get_task_instruction()})
+        session.inject({"role": "agent", "content": "Understood, I will act one listed command at a time."})
+        history = self.get_prompt(name)
+        history[0] = "For instance:\\n" + history[0]
+        self.inject_info(session, history)
+        init_prompt = "Now your own game. " + ob + self.get_available_actions(info.get("admissible_commands", [[]])[0])
+        session.inject({"role": "user", "content": init_prompt})
+"""
+
+ALFWORLD_CONFIG = """default:
+  parameters:
+    name: alfworld-std
+    prompts_path: "src/server/tasks/alfworld/prompts/examples.json"
+    split: "standard"
+    max_step: 35
+"""
+
+
+def _example(task: str, steps: list[tuple[str, str]]) -> list[str]:
+    turns = [f"You stand in a small kitchen with a table 1 and a shelf 1.\nYour task is to: {task}."]
+    for action, seen in steps:
+        turns += [f"THOUGHT: one step closer.\n ACTION: {action}", seen]
+    return turns[:-1]
+
+
+ALFWORLD_PROMPTS = {
+    "place": _example(
+        "put a cup on table",
+        [
+            ("go to shelf 1", "On the shelf 1, you see a cup 1."),
+            ("take cup 1 from shelf 1", "You pick up the cup 1."),
+            ("go to table 1", "Done."),
+        ],
+    ),
+    "wash": _example(
+        "put a clean plate on table",
+        [("go to shelf 1", "On the shelf 1, you see a plate 1."), ("take plate 1 from shelf 1", "Done.")],
+    ),
+    "warm": _example(
+        "put a hot egg on table",
+        [("go to shelf 1", "On the shelf 1, you see an egg 1."), ("take egg 1 from shelf 1", "Done.")],
+    ),
+    "chill": _example(
+        "put a cool apple on table",
+        [("go to shelf 1", "On the shelf 1, you see an apple 1."), ("take apple 1 from shelf 1", "Done.")],
+    ),
+    "look": _example(
+        "look at a book under the lamp",
+        [("go to shelf 1", "On the shelf 1, you see a book 1."), ("take book 1 from shelf 1", "Done.")],
+    ),
+    "two": _example(
+        "put two pens on table",
+        [("go to shelf 1", "On the shelf 1, you see a pen 1 and a pen 2."), ("take pen 1 from shelf 1", "Done.")],
+    ),
+}
+
+MIND2WEB_TASK = """import re
+from src.server.task import Task, Session
+from .dataloader import format_input_multichoice
+
+
+class Mind2Web(Task):
+    async def start_sample(self, index, session: Session):
+        sample = self.data[index][0]
+        while len(all_candidates) > 1:
+            seq_context, seq_in, _, choices = format_input_multichoice(sample, candidate_ids, -1, keep_html_brackets=True)
+            self.prompt_template[-1]["content"] = f"Page:\\n{seq_context}\\n--\\n{seq_in}"
+            session.history = []
+"""
+
+MIND2WEB_LOADER = """def format_input_multichoice(sample, candidate_ids, gt=-1, previous_k=5, keep_html_brackets=False):
+    choices = []
+    seq_input = (
+        "Complete this web task on the page shown:\\n"
+        f"Goal: {sample['confirmed_task']}\\n"
+        f"Done so far:\\n"
+    )
+    if len(sample["previous_actions"]) > 0:
+        for action in sample["previous_actions"][-previous_k:]:
+            seq_input += f"- {action}\\n"
+    else:
+        seq_input += "(nothing)\\n"
+    seq_input += "Which element next? Choose a letter:\\nA. none of these\\n"
+    for idx, choice in enumerate(choices):
+        seq_input += f"{chr(66 + idx)}) {choice[1]}\\n"
+    return seq_input
+"""
+
+MIND2WEB_CONFIG = """default:
+  parameters:
+    llm_prompt: data/mind2web/prompt/examples.json
+"""
+
+MIND2WEB_PROMPT = [
+    {
+        "role": "user",
+        "content": "You pick the element to act on from lettered choices. Answer with 'Answer: X', then 'Action: CLICK', 'TYPE' or 'SELECT', and 'Value: ...' when typing or selecting.",
+    },
+    {"role": "agent", "content": "Fine."},
+    {
+        "role": "user",
+        "content": "Page:\n<button id=1> Go </button>\n--\nGoal: start\nWhich element next? Choose a letter:\nA. none of these\nB) <button id=1> Go </button>\n",
+    },
+    {"role": "agent", "content": "The Go button starts it.\nAnswer: B.\nAction: CLICK"},
+    {
+        "role": "user",
+        "content": "Page:\n<input id=2 />\n--\nGoal: type cats\nWhich element next? Choose a letter:\nA. none of these\nB) <input id=2 />\n",
+    },
+    {"role": "agent", "content": "Type into the box.\nAnswer: B.\nAction: TYPE\nValue: cats"},
+    {"role": "user", "content": ""},
+]
+
 FILES = {
     "src/server/tasks/dbbench/__init__.py": DB,
     "src/server/tasks/os_interaction/task.py": OS,
     "src/server/tasks/knowledgegraph/task.py": KG,
     "src/server/tasks/ltp/task.py": LTP,
+    "src/server/tasks/webshop/__init__.py": WEBSHOP,
+    "src/server/tasks/alfworld/task.py": ALFWORLD,
+    "configs/tasks/alfworld.yaml": ALFWORLD_CONFIG,
+    "src/server/tasks/mind2web/task.py": MIND2WEB_TASK,
+    "src/server/tasks/mind2web/dataloader.py": MIND2WEB_LOADER,
+    "configs/tasks/mind2web.yaml": MIND2WEB_CONFIG,
+    "data/mind2web/prompt/examples.json": json.dumps(MIND2WEB_PROMPT, indent=1),
+    "src/server/tasks/alfworld/prompts/examples.json": json.dumps(ALFWORLD_PROMPTS, indent=1),
 }
 
 

@@ -11,6 +11,8 @@ ENV_IDS = {
     "os_interaction": "AgentBench/OS-v0",
     "knowledgegraph": "AgentBench/KG-v0",
     "ltp": "AgentBench/LateralThinking-v0",
+    "webshop": "AgentBench/WebShop-v0",
+    "alfworld": "AgentBench/ALFWorld-v0",
 }
 
 
@@ -220,3 +222,95 @@ def write_workbook(path: Path) -> Path:
         sheet.append(row)
     workbook.save(path)
     return path
+
+
+def _ws(action: str, thought: str = "Let me see.") -> str:
+    return f"Thought:\nI think {thought}\n\nAction:\n{action}"
+
+
+WEBSHOP_SCRIPTS = {
+    0: [  # the ten rounds run out
+        _ws("search[long lasting lipstick coral]"),
+        _ws("click[Next >]", "the next page may have more."),
+        "Thought: back.\naction: click[< Prev]",
+        _ws("click[B0HXCVAEXL]", "this one lasts long."),
+        "Action:   \n\n  click[Description]",
+        _ws("click[< Prev]"),
+        _ws("click[no such button]", "a click that names nothing."),
+        "First search[ignored] then\nAction: click[Features] and click[Reviews]",
+        _ws("click[Back to Search]"),
+        _ws("search[coral lipstick]"),
+        _ws("click[Buy Now]", "the limit has passed."),
+    ],
+    1: [  # a reply without a marked action ends it
+        _ws("search[farmhouse tv stand grey 75 inch]"),
+        _ws("click[Next >]"),
+        _ws("click[Next >]"),
+        _ws("click[< Prev]"),
+        _ws("search[tv stand]"),
+        _ws("click[Back to Search]"),
+        _ws("search[grey tv stand]"),
+        _ws("click[Next >]"),
+        "Thought:\nI will click[buy now] without saying so.",
+    ],
+    2: [  # bought
+        _ws("search[hdmi cable gold plated 3 feet]"),
+        _ws("click[Next >]"),
+        _ws("click[< Prev]"),
+        "Action: search[high speed hdmi cable]",
+        _ws("click[Next >]"),
+        _ws("click[< Prev]"),
+        _ws("click[Buy Now]", "there is no item page open yet."),
+        _ws("click[Next >]"),
+        _ws("click[B01XL4TI3W]", "this braided one is gold plated."),
+        _ws("click[Buy Now]"),
+    ],
+}
+"""WebShop: searches, page turns, an item's sub page, clicks naming nothing, lower-case and spaced markers, actions
+before the marker, a reply without one, and the ten rounds."""
+
+
+def _hh(command: str, thought: str = "") -> str:
+    return (f"THOUGHT: {thought}\n ACTION: {command}" if thought else f"ACTION: {command}") + "\n"
+
+
+ALFWORLD_SCRIPTS = {
+    0: [  # ends on a reply without ACTION:
+        _hh("go to countertop 1", "the bread may lie on a countertop."),
+        _hh("go to cuntertop 2"),  # a near miss: the closest listed command by BLEU
+        "ACTION: LOOK",
+        _hh("inventory"),
+        _hh("dance in the kitchen", "a command nothing resembles."),
+        _hh("go to cabinet 1"),
+        "THOUGHT: open it.\nACTION:   open cabinet 1   \nACTION: close cabinet 1",
+        _hh("close cabinet 1"),
+        _hh("go to toaster 1"),
+        "I think I am done here.",
+    ],
+    18: [  # three identical replies in a row fail the sample (a heating game)
+        _hh("look"),
+        _hh("go to drawer 1", "drawers first."),
+        _hh("open drawer 1"),
+        _hh("go to drawer 2"),
+        _hh("go to shelf 1"),
+        _hh("examine shelf 1"),
+        _hh("inventory"),
+        _hh("look"),
+        _hh("look"),
+        _hh("look"),
+    ],
+    42: [  # an empty command ends it (a game with two objects)
+        _hh("go to fridge 1", "cold things are in the fridge."),
+        _hh("open fridge 1"),
+        _hh("go to sinkbasin 1"),
+        _hh("go to microwave 1"),
+        _hh("open microwave 1"),
+        _hh("close microwave 1"),
+        _hh("go to garbagecan 1"),
+        _hh("go to countertop 1"),
+        _hh("examine countertop 1"),
+        "THOUGHT: nothing to do.\nACTION:   \n",
+    ],
+}
+"""ALFWorld: thoughts, near misses mapped by BLEU, upper case, spaces, two ACTION lines, unknown commands, three
+repeats, an empty command and a reply without ACTION:."""

@@ -23,7 +23,8 @@ _MAX_CHOICES = 25  # letters B to Z
 class WebBrowsingEnv(TextEnv):
     """Mind2Web's multiple-choice steps on recorded pages. Progress = the share of the task's steps answered right
     (element and operation); ``info`` also holds ``element_accuracy``, ``operation_f1``, ``step_success_rate`` and
-    ``task_success`` so far (with ``steps_answered`` and ``steps_total``).
+    ``task_success`` so far (with ``steps_answered`` and ``steps_total``), and ``question`` on reset and on every step
+    that asks a new one: its parts without this package's words (``render.Question.parts``).
 
     Keyword arguments: ``task_file`` (a Mind2Web json file: its annotations replace the recorded tasks; see the
     family README for the fields read) and ``num_candidates`` (element choices per step, 5 by default).
@@ -74,7 +75,9 @@ class WebBrowsingEnv(TextEnv):
         self._index = 0
         self._score = EpisodeScore(len(self._annotation.steps))
         self._question = ask(self._annotation, 0, self.num_candidates)
-        return Start(observation=self._question.text, goal=self._annotation.task)
+        return Start(
+            observation=self._question.text, goal=self._annotation.task, info={"question": self._question.parts()}
+        )
 
     def _act(self, action: str) -> Outcome:
         assert self._annotation is not None and self._question is not None
@@ -85,7 +88,10 @@ class WebBrowsingEnv(TextEnv):
         self._index += 1
         if self._index < len(self._annotation.steps):
             self._question = ask(self._annotation, self._index, self.num_candidates)
-            return Outcome(observation=f"Step {self._index} answered.\n\n{self._question.text}")
+            return Outcome(
+                observation=f"Step {self._index} answered.\n\n{self._question.text}",
+                info={"question": self._question.parts()},
+            )
         self._question = None
         summary = self._score.summary()
         return Outcome(

@@ -26,6 +26,20 @@ class Question:
     text: str
     choices: tuple[tuple[str, str], ...]
     """``(backend_node_id, choice text)`` for the letters B, C, ..."""
+    page: str = ""
+    task: str = ""
+    previous: tuple[str, ...] = ()
+    """The previous actions shown (the last ``PREVIOUS_SHOWN``)."""
+
+    def parts(self) -> dict[str, object]:
+        """The question's parts without this package's words (the ``question`` info field: ``page``, ``task``,
+        ``previous`` and ``choices``, the choice texts in letter order), for a protocol that words them itself."""
+        return {
+            "page": self.page,
+            "task": self.task,
+            "previous": list(self.previous),
+            "choices": [text for _, text in self.choices],
+        }
 
     def element_of(self, letter: str) -> str | None:
         """The element id a letter names (None for A, None of the above)."""
@@ -96,4 +110,4 @@ def ask(annotation: Annotation, index: int, count: int) -> Question:
         "A. None of the above",
         *(f"{chr(ord('B') + number)}. {text}" for number, (_, text) in enumerate(choices)),
     ]
-    return Question("\n".join(lines), tuple(choices))
+    return Question("\n".join(lines), tuple(choices), page, annotation.task, tuple(previous))

@@ -29,6 +29,9 @@ TASKS: Mapping[str, str] = {
     "os_interaction": "agentgym_text.agents.protocols.agentbench.os_interaction:OSTask",
     "knowledgegraph": "agentgym_text.agents.protocols.agentbench.knowledgegraph:KnowledgeGraphTask",
     "ltp": "agentgym_text.agents.protocols.agentbench.ltp:LTPTask",
+    "webshop": "agentgym_text.agents.protocols.agentbench.webshop:WebShopTask",
+    "alfworld": "agentgym_text.agents.protocols.agentbench.alfworld:AlfWorldTask",
+    "mind2web": "agentgym_text.agents.protocols.agentbench.mind2web:MindWebTask",
 }
 """AgentBench's task name (``EnvId.agentbench_task``) -> the module here that speaks it (``module:Class``)."""
 
@@ -71,7 +74,8 @@ class AgentBenchProtocol(AgentProtocol):
             self.task(env_id)  # reads the checkout's texts now: a missing file fails before anything is played
 
     def begin(self, opening: Opening) -> Dialogue:
-        return AgentBenchDialogue(self.task(opening.env_id), opening)
+        task = self.task(opening.env_id)
+        return getattr(task, "dialogue", AgentBenchDialogue)(task, opening)  # a task's own history rules, if any
 
     def max_steps(self, env_id: str) -> int | None:
         return self.task(env_id).round_limit

@@ -45,11 +45,18 @@ class TaskSource:
         return CheckoutError(f"{self.root} is not {CHECKOUT}: {self.relative} has no {what}")
 
     def constant(self, name: str) -> Located:
-        """The literal value of the module-level assignment ``name = ...``."""
+        """The literal value of the module-level assignment ``name = ...`` (or ``name: <type> = ...``)."""
         for node in self.tree.body:
-            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign)
+                else []
+            )
+            if node_value(node) is not None and any(isinstance(t, ast.Name) and t.id == name for t in targets):
                 try:
-                    return Located(ast.literal_eval(node.value), node.value)
+                    return Located(ast.literal_eval(node.value), node.value)  # type: ignore[arg-type]
                 except ValueError:
                     break
         raise self.missing(f"literal constant {name}")
@@ -94,6 +101,11 @@ def render_fstring(node: ast.AST, path: str, **names: Any) -> str:
     """The f-string (or string) ``node`` with ``names`` as its variables."""
     code = compile(ast.Expression(body=node), path, "eval")  # type: ignore[arg-type]
     return str(eval(code, {"__builtins__": {}}, names))  # noqa: S307 - an f-string of the user's checkout
+
+
+def node_value(node: ast.AST) -> ast.AST | None:
+    """The value of an assignment (``x = v`` or ``x: T = v``), None for anything else."""
+    return node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
 
 
 def _walk_in_order(node: ast.AST) -> Iterator[ast.AST]:
