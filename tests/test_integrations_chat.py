@@ -7,6 +7,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+from agentgym_text.agents.protocols import AgentProtocol, Dialogue, Opening, Reading, Request, make_protocol
 from agentgym_text.core.registry import entry_status, extra_installed
 from agentgym_text.integrations import ChatEnv, make_group, tool_call_from_action, tool_schemas
 from agentgym_text.integrations.chat import NOT_RUN
@@ -235,3 +236,91 @@ def test_json_booleans_of_a_function_call_reach_the_tool_in_both_text_formats(te
     assert info["valid"], observation
     assert "True" in observation or "true" in observation
     env.close()
+
+
+# ---- ChatEnv under an agent protocol ---------------------------------------------------------------------------
+
+
+def test_chat_env_under_the_ours_protocol_sends_the_dialogues_requests():
+    chat = ChatEnv("AgentQuest/Mastermind-v0", protocol="ours")
+    messages, info = chat.reset(seed=0, options={"task_id": "mastermind-003"})
+    # the same dialogue driven by hand gives the same requests
+    env = gym.make("AgentQuest/Mastermind-v0")
+    for wrapper in make_protocol("ours").env_wrappers():
+        env = wrapper(env)
+    observation, first = env.reset(seed=0, options={"task_id": "mastermind-003"})
+    opening = Opening("AgentQuest/Mastermind-v0", first["goal"], observation, first, "mastermind")
+    dialogue = make_protocol("ours").begin(opening)
+    assert messages == dialogue.request().messages == chat.messages
+    out, reward, terminated, truncated, info = chat.step({"role": "assistant", "content": "Action: guess 0123"})
+    assert dialogue.read("Action: guess 0123").action == "guess 0123"
+    dialogue.observe(*[env.step("guess 0123")[i] for i in (0, 4)])
+    assert out == dialogue.request().messages == chat.messages and not terminated
+    assert "2 in the right place" in out[-1]["content"]
+    out, reward, terminated, truncated, info = chat.step("Action: guess 0573")
+    assert terminated and info["success"] and chat.episode_over
+    chat.close()
+    env.close()
+
+
+class _Tiny(Dialogue):
+    def __init__(self, opening):
+        self.lines = [f"goal: {opening.goal}", opening.observation]
+
+    def request(self):
+        return Request([{"role": "user", "content": "\n".join(self.lines)}])
+
+    def read(self, reply):
+        if reply == "hmm":
+            self.lines.append("(thought kept)")
+            return Reading(None, again=True)
+        if reply == "quit":
+            return Reading(None, finish_reason="gave_up")
+        return Reading(reply.removeprefix("DO "))
+
+    def observe(self, observation, info):
+        self.lines.append(observation)
+        return observation
+
+
+class _Marked(gym.ObservationWrapper):
+    def observation(self, observation):
+        return "W:" + observation
+
+
+class _TinyProtocol(AgentProtocol):
+    name = "tiny"
+
+    def begin(self, opening):
+        return _Tiny(opening)
+
+    def env_wrappers(self):
+        return [_Marked]
+
+    def max_steps(self, env_id):
+        return 2
+
+
+def test_chat_env_under_a_tiny_protocol_reads_thinks_and_ends_as_it_says():
+    chat = ChatEnv("AgentQuest/Mastermind-v0", protocol=_TinyProtocol())
+    messages, info = chat.reset(seed=0, options={"task_id": "mastermind-003"})
+    assert len(messages) == 1 and messages[0]["content"].startswith("goal: ") and "\nW:" in messages[0]["content"]
+    out, reward, terminated, truncated, info = chat.step("hmm")  # no env step
+    assert out[0]["content"].endswith("(thought kept)") and (reward, terminated, truncated) == (0.0, False, False)
+    out, reward, terminated, truncated, info = chat.step("DO guess 0123")
+    assert out[0]["content"].endswith("W:0123: 2 in the right place, 0 right but in the wrong place.")
+    assert chat.messages == out and not (terminated or truncated)
+    out, reward, terminated, truncated, info = chat.step("DO guess 4567")
+    assert truncated and not terminated  # the protocol's budget of 2 steps
+    chat.reset(seed=0, options={"task_id": "mastermind-003"})
+    out, reward, terminated, truncated, info = chat.step("quit")
+    assert terminated and info["finish_reason"] == "gave_up" and chat.episode_over
+    chat.close()
+
+
+def test_chat_env_without_a_protocol_is_unchanged():
+    chat = ChatEnv("AgentQuest/Mastermind-v0")
+    messages, _ = chat.reset(seed=0, options={"task_id": "mastermind-003"})
+    reply, *_ = chat.step("Action: guess 0123")
+    assert chat.protocol is None and reply["role"] == "user" and len(chat.messages) == 4
+    chat.close()

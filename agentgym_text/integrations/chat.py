@@ -33,7 +33,9 @@ import gymnasium as gym
 
 from agentgym_text.agents.parsing import parse_reply
 from agentgym_text.agents.prompts import load_prompt
+from agentgym_text.agents.protocols import AgentProtocol
 from agentgym_text.core.registry import reads_whole_replies
+from agentgym_text.integrations.chat_protocol import ProtocolChat, make_protocol_env, resolve_protocol
 from agentgym_text.integrations.tool_schemas import action_from_tool_call, tool_schemas
 
 __all__ = ["ChatEnv", "system_prompt", "family_of", "action_from_message", "NOT_RUN"]
@@ -116,6 +118,14 @@ class ChatEnv:
 
     The return of ``step`` is ``(new_message, reward, terminated, truncated, info)``; ``self.messages`` is
     the whole history (the caller's assistant messages included, as sent).
+
+    ``protocol=`` (an ``AgentProtocol`` or its name, e.g. "ours", "agentboard") hands the words to that protocol's
+    dialogue instead: an env made from an id gets the protocol's env kwargs, step budget and wrappers; ``reset``
+    returns the first request's messages; ``step(message)`` reads the reply's text with ``dialogue.read``, steps
+    the env with its action (unless the protocol keeps a thought and asks again, or ends the episode itself:
+    then no env step, and ``info["finish_reason"]`` says why), hands the observation to ``dialogue.observe`` and
+    returns ``(messages, reward, terminated, truncated, info)`` with ``messages`` the next request's whole list,
+    which ``self.messages`` also becomes (a protocol may rewrite or cut earlier turns, so it need not only grow).
     """
 
     def __init__(
@@ -125,13 +135,18 @@ class ChatEnv:
         tools: bool = False,
         react: bool = False,
         family: str | None = None,
+        protocol: AgentProtocol | str | None = None,
         **make_kwargs: Any,
     ):
+        self.protocol = None if protocol is None else resolve_protocol(protocol)
         if isinstance(env, str):
             import agentgym_text  # noqa: F401  (registers the ids)
 
             self.env_id = env
-            self.env = gym.make(env, **make_kwargs)
+            if self.protocol is None:
+                self.env = gym.make(env, **make_kwargs)
+            else:
+                self.env = make_protocol_env(env, self.protocol, make_kwargs)
         else:
             self.env_id = env.spec.id if env.spec is not None else type(env.unwrapped).__name__
             self.env = env
@@ -142,10 +157,16 @@ class ChatEnv:
         self.tools: list[dict[str, Any]] = []
         self.info: dict[str, Any] = {}
         self.episode_over = True
+        self._chat = None if self.protocol is None else ProtocolChat(self.protocol, self.env, self.env_id, self.family)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         observation, info = self.env.reset(seed=seed, options=options)
         self.tools = tool_schemas(self.env)
+        if self._chat is not None:
+            self.messages = self._chat.open(str(observation), info)
+            self.info = info
+            self.episode_over = False
+            return copy.deepcopy(self.messages), info
         self.messages = [
             {
                 "role": "system",
@@ -171,6 +192,8 @@ class ChatEnv:
             }
         )
         message.setdefault("role", "assistant")
+        if self._chat is not None:
+            return self._protocol_step(message)
         whole = reads_whole_replies(self.env.spec.id) if self.env.spec else False
         action, call_id = action_from_message(message, react=self.react, whole=whole, env=self.env)
         observation, reward, terminated, truncated, info = self.env.step(action)
@@ -187,6 +210,17 @@ class ChatEnv:
         self.info = info
         self.episode_over = bool(terminated or truncated)
         return dict(reply), reward, terminated, truncated, info
+
+    def _protocol_step(self, message: dict[str, Any]):
+        assert self._chat is not None
+        content = message.get("content")
+        if isinstance(content, list):
+            content = "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+        result = self._chat.answer(content if isinstance(content, str) else "", self.info)
+        self.messages = result.messages
+        self.info = result.info
+        self.episode_over = result.terminated or result.truncated
+        return copy.deepcopy(result.messages), result.reward, result.terminated, result.truncated, result.info
 
     @property
     def unwrapped(self):
