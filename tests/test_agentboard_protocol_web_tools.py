@@ -207,3 +207,32 @@ def test_a_webarena_reply_without_the_splitter_gets_the_parse_error_state(checko
     url = info["first_observation"].rpartition("\nURL: ")[2]
     assert seen == "WINDOWED PAGE:{\n" + WEB_PARSE_ERROR.replace("{s}", "@") + "\n}\nURL: " + url
     assert dialogue.read("Action: @click [11]@").action == "@click [11]@"
+
+
+@pytest.mark.parametrize("threshold", [None, 2])
+def test_webarena_stops_after_the_configs_parse_failures_in_a_row(tmp_path, threshold):
+    root = write_web_tools_checkout(tmp_path / "co")
+    if threshold is not None:
+        config = root / "eval_configs" / "main_results_all_tasks.yaml"
+        config.write_text(
+            config.read_text().replace(
+                "    name: webarena\n", f"    name: webarena\n    parsing_failure_th: {threshold}\n"
+            )
+        )
+    protocol, env, info, dialogue = _begin(root, "AgentBoard/WebArena-v0")
+    limit = threshold or 3
+
+    def fail():
+        return dialogue.read("no splitter here")
+
+    for _ in range(limit - 1):
+        reading = fail()
+        assert reading.action is None and reading.finish_reason is None
+        dialogue.observe("", {})
+    assert dialogue.read("@scroll [down]@").finish_reason is None  # a readable reply resets the count
+    dialogue.observe(*env.step("@scroll [down]@")[::4])
+    for _ in range(limit - 1):
+        assert fail().finish_reason is None
+        dialogue.observe("", {})
+    reading = fail()
+    assert reading.finish_reason == "invalid_format" and f"{limit} parse failures" in reading.note

@@ -6,7 +6,12 @@ The runner takes the action between the first two splitters (``_extract_action``
 ``environment/browser_env/help_function.py``: its ``action_splitter`` and parse-error message are read from the
 checkout with ``ast``). A reply without one is not given to the env: the runner steps a none action and the next
 state shows the parse-error message in place of the page (same URL); this suite's env gets no action (an invalid
-step). Otherwise the env gets the parsed reply and reads the same action from it."""
+step). Otherwise the env gets the parsed reply and reads the same action from it.
+
+Early stop: after ``parsing_failure_th`` (the config's ``env.webarena`` entry, else ``from_config``'s 3) parse
+failures in a row the runner stops before asking again; here the episode ends on that failure (invalid format).
+The runner's other rule (the same action ``repeating_action_failure_th`` times, by ``is_equivalent`` of its browser
+actions) is not reproduced: this suite's env ends repeated actions by its own rules."""
 
 from __future__ import annotations
 
@@ -18,11 +23,14 @@ from typing import Any
 from agentgym_text.agents.protocols.agentboard.checkout import WHAT, Checkout
 from agentgym_text.agents.protocols.agentboard.task import AgentBoardTask, Episode, Move
 from agentgym_text.agents.protocols.base import CheckoutError
+from agentgym_text.core.info import FinishReason
 
-__all__ = ["WebArenaTask", "HELP_FUNCTION", "parse_error", "state_string"]
+__all__ = ["WebArenaTask", "HELP_FUNCTION", "PARSING_FAILURE_TH", "parse_error", "state_string"]
 
 HELP_FUNCTION = "agentboard/environment/browser_env/help_function.py"
 _URL = "\n}\nURL: "
+PARSING_FAILURE_TH = 3
+"""``EvalWebBrowse.from_config``'s default ``parsing_failure_th``."""
 
 
 def state_string(page: str, url: str) -> str:
@@ -72,11 +80,17 @@ class WebArenaTask(AgentBoardTask):
         self.splitter, self.error = parse_error(checkout)
         mark = re.escape(self.splitter)
         self._pattern = re.compile(rf"{mark}((.|\n)*?){mark}")
+        self.parsing_failure_th = int(checkout.config["env"][self.name].get("parsing_failure_th", PARSING_FAILURE_TH))
 
     def move(self, episode: Episode, reply: str, action: str) -> Move:
         if self._pattern.search(action):
+            episode.state["parse_failures"] = 0
             return Move(action, action)
+        failures = episode.state["parse_failures"] = episode.state.get("parse_failures", 0) + 1
         url = episode.state.get("url") or episode.opening.bare_observation.rpartition(_URL)[2]
+        if failures >= self.parsing_failure_th:
+            note = f"AgentBoard's early stop: {failures} parse failures in a row"
+            return Move(None, action, state_string(self.error, url), FinishReason.INVALID_FORMAT.value, note)
         return Move(None, action, state_string(self.error, url), note="AgentBoard's parse error (no action)")
 
     def observation(self, episode: Episode, observation: str, info: Mapping[str, Any]) -> str:
