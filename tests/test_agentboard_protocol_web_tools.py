@@ -17,6 +17,7 @@ from agentgym_text.agents.protocols.base import CheckoutError, Opening
 from tests.support.agentboard_checkout import LITERALS, REACT_LITERALS
 from tests.support.agentboard_checkout_web_tools import (
     TOOL_LITERALS,
+    WEB_PARSE_ERROR,
     WEB_TOOLS_FILES,
     write_web_tools_checkout,
 )
@@ -188,3 +189,50 @@ def test_a_tool_py_without_its_literals_is_named(tmp_path, key):
     root = write_web_tools_checkout(tmp_path / "co", {relative: text})
     with pytest.raises(CheckoutError, match=relative):
         AgentBoardProtocol(root).check(["AgentBoard/ToolQuery-v0"])
+
+
+@pytest.mark.parametrize("text", ["", "def _extract_action(response):\n    raise ActionParsingError(make_text())\n"])
+def test_a_help_function_without_the_parse_error_is_named(tmp_path, text):
+    relative = "agentboard/environment/browser_env/help_function.py"
+    root = write_web_tools_checkout(tmp_path / "co", {relative: text})
+    with pytest.raises(CheckoutError, match="help_function.py"):
+        AgentBoardProtocol(root).check(["AgentBoard/WebArena-v0"])
+
+
+def test_a_webarena_reply_without_the_splitter_gets_the_parse_error_state(checkout):
+    protocol, env, info, dialogue = _begin(checkout, "AgentBoard/WebArena-v0")
+    reading = dialogue.read("click [11]")
+    assert reading.action is None
+    seen = dialogue.observe("", {})
+    url = info["first_observation"].rpartition("\nURL: ")[2]
+    assert seen == "WINDOWED PAGE:{\n" + WEB_PARSE_ERROR.replace("{s}", "@") + "\n}\nURL: " + url
+    assert dialogue.read("Action: @click [11]@").action == "@click [11]@"
+
+
+@pytest.mark.parametrize("threshold", [None, 2])
+def test_webarena_stops_after_the_configs_parse_failures_in_a_row(tmp_path, threshold):
+    root = write_web_tools_checkout(tmp_path / "co")
+    if threshold is not None:
+        config = root / "eval_configs" / "main_results_all_tasks.yaml"
+        config.write_text(
+            config.read_text().replace(
+                "    name: webarena\n", f"    name: webarena\n    parsing_failure_th: {threshold}\n"
+            )
+        )
+    protocol, env, info, dialogue = _begin(root, "AgentBoard/WebArena-v0")
+    limit = threshold or 3
+
+    def fail():
+        return dialogue.read("no splitter here")
+
+    for _ in range(limit - 1):
+        reading = fail()
+        assert reading.action is None and reading.finish_reason is None
+        dialogue.observe("", {})
+    assert dialogue.read("@scroll [down]@").finish_reason is None  # a readable reply resets the count
+    dialogue.observe(*env.step("@scroll [down]@")[::4])
+    for _ in range(limit - 1):
+        assert fail().finish_reason is None
+        dialogue.observe("", {})
+    reading = fail()
+    assert reading.finish_reason == "invalid_format" and f"{limit} parse failures" in reading.note

@@ -1,7 +1,8 @@
 """The fake checkout's files for AgentBoard's WebShop, WebArena and tool runners (our wording, AgentBoard's layout):
 the config's ``env:`` entries, the prompt files and a stand-in ``agentboard/tasks/tool.py`` holding its literals where
 the protocol's ``ast`` reader looks (``init_obs`` under ``if tool == "weather"`` and its else; the format-error
-``observation`` under ``if action_input == None``). ``write_web_tools_checkout(root)`` writes the whole fake checkout
+``observation`` under ``if action_input == None``) and a stand-in ``environment/browser_env/help_function.py``
+holding ``_extract_action``'s splitter and parse-error message). ``write_web_tools_checkout(root)`` writes the whole fake checkout
 with them."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from tests.support.agentboard_checkout import FILES, write_checkout
 
-__all__ = ["WEB_TOOLS_FILES", "TOOL_LITERALS", "write_web_tools_checkout", "TOOLS", "REACT_TOOLS"]
+__all__ = ["WEB_TOOLS_FILES", "TOOL_LITERALS", "WEB_PARSE_ERROR", "write_web_tools_checkout", "TOOLS", "REACT_TOOLS"]
 
 TOOLS = ("academia", "movie", "weather", "todo", "sheet")
 REACT_TOOLS = ("academia", "movie", "weather")
@@ -35,6 +36,23 @@ def evaluate_env(self, tool, goal, message):
     action, action_input = extract_action_name_and_action_input(message)
     if action_input == None:
         observation, done = {TOOL_LITERALS["format_error"]!r}, False
+'''
+
+WEB_PARSE_ERROR = "No action found: wrap it in {s}, e.g. {s}click [7]{s}, the arguments in []."
+"""Our wording of the parse-error message of ``_extract_action`` (``{s}``: its ``action_splitter``)."""
+
+_HELP_FUNCTION_PY = f'''"""A stand-in for agentboard/environment/browser_env/help_function.py (agentgym-text's tests)."""
+
+
+def _extract_action(response):
+    action_splitter = "@"
+    match = search(action_splitter, response)
+    if match:
+        return match
+    else:
+        raise ActionParsingError(
+            f{WEB_PARSE_ERROR.replace("{s}", "{action_splitter}")!r}
+        )
 '''
 
 _CONFIG_ENTRIES = """  webshop:
@@ -73,6 +91,7 @@ WEB_TOOLS_FILES: dict[str, str] = {
     "agentboard/prompts/VanillaAgent/webbrowse_vanilla.json": json.dumps(
         _prompt("a web browser", "Observation: a page.\nAction: @click [3]@\n")
     ),
+    "agentboard/environment/browser_env/help_function.py": _HELP_FUNCTION_PY,
     **{
         f"agentboard/prompts/VanillaAgent/{tool}_prompt.json": json.dumps(
             _prompt(f"the {tool} tools", [f"Action: check_valid_actions with Action Input: {{}}\nObservation: {tool}"])

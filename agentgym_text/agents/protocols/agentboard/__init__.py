@@ -31,7 +31,9 @@ Layers, one module each:
   - Class attributes: ``name`` (the config's ``env:`` key), ``use_parser``, ``max_steps`` (30),
     ``agent_class`` (None: ``--style`` picks VanillaAgent or ReactAgent; "ReactAgent" forces it).
 - ``<runner>.py`` (named after ``agentboard/tasks/<runner>.py``): one ``AgentBoardTask`` subclass each, registered
-  in ``TASKS`` by AgentBoard's task name (``EnvId.agentboard_task``).
+  in ``TASKS`` by AgentBoard's task name (``EnvId.agentboard_task``). Runners with literals of their own read
+  them with ``ast`` too: ``tool`` from ``tasks/tool.py`` (first observations, format error), ``webbrowse`` from
+  ``environment/browser_env/help_function.py`` (``_extract_action``'s splitter and parse-error message).
 
 Requests: [system = the prompt dict's ``system_msg``, user = ``make_prompt``'s text], with the sampling settings of
 the config's ``llm:`` entry named by ``model`` when there is one (else gpt-3.5-turbo-0613's: temperature 0, stop
