@@ -40,15 +40,17 @@ def test_agentbench_scores_and_overall_as_table_2_computes_them():
         _row("AgentBench/KG-v0", 3, True, 1.0, scores={"f1": 1.0}),
         _row("AgentBench/LateralThinking-v0", 4, False, 0.25),
         _row("AgentBench/WebBrowsing-v0", 5, False, 0.5, scores={"step_success_rate": 0.6}),
+        _row("AgentBench/WebShop-v0", 7, False, 0.9, scores={"purchase_reward": 0.4}),
+        _row("AgentBench/WebShop-v0", 8, False, 0.3),  # no purchase: reward 0
         _row("AgentBench/OS-v0", 6, False, 0.0, finish_reason="agent_error"),  # not played: not rated
     ]
     table = paper_tables(summarize(rows), rows, "agentbench")["agentbench"]
     scores = {c["environment"]: c["score"] for c in table["columns"]}
-    assert scores == pytest.approx({"OS": 50.0, "KG": 75.0, "LTP": 25.0, "WB": 60.0})
-    assert [c["environment"] for c in table["columns"]] == ["OS", "KG", "LTP", "WB"]  # Table 2's order
-    by_hand = (50.0 / 10.8 + 75.0 / 13.9 + 25.0 / 3.5 + 60.0 / 11.6) / 4
+    assert scores == pytest.approx({"OS": 50.0, "KG": 75.0, "LTP": 25.0, "WS": 20.0, "WB": 60.0})
+    assert [c["environment"] for c in table["columns"]] == ["OS", "KG", "LTP", "WS", "WB"]  # Table 2's order
+    by_hand = (50.0 / 10.8 + 75.0 / 13.9 + 25.0 / 3.5 + 20.0 / 30.7 + 60.0 / 11.6) / 5
     assert table["overall"] == pytest.approx(by_hand)
-    assert table["protocol"] == "agentbench" and table["environments_run"] == 4
+    assert table["protocol"] == "agentbench" and table["environments_run"] == 5
     assert [c.weight_inverse for c in AGENTBENCH_TABLE_2] == [10.8, 13.0, 13.9, 12.0, 3.5, 13.0, 30.7, 11.6]
 
 
@@ -67,14 +69,19 @@ def test_a_table_is_there_only_for_a_benchmark_the_run_covers():
 def test_run_json_and_the_report_carry_the_tables(tmp_path):
     run_eval(
         make_agent("expert"),
-        EvalConfig(envs=["AgentBench/KG-v0", "AgentQuest/Mastermind-v0"], tasks="2", progress_bar=False),
+        EvalConfig(
+            envs=["AgentBench/KG-v0", "AgentBench/WebShop-v0", "AgentQuest/Mastermind-v0"],
+            tasks="2",
+            progress_bar=False,
+        ),
         tmp_path,
     )
     tables = json.loads((tmp_path / "run.json").read_text())["tables"]
     assert set(tables) == {"agentbench", "agentquest"}
-    kg = tables["agentbench"]["columns"][0]
+    kg, shop = tables["agentbench"]["columns"]
     assert (kg["environment"], kg["metric"], kg["score"]) == ("KG", "F1", 100.0)  # the expert's answers: F1 1
-    assert tables["agentbench"]["overall"] == pytest.approx(100.0 / 13.9)
+    assert (shop["environment"], shop["metric"], shop["score"]) == ("WS", "reward", 100.0)  # its purchases: 1.0
+    assert tables["agentbench"]["overall"] == pytest.approx((100.0 / 13.9 + 100.0 / 30.7) / 2)
     html = write_report([tmp_path]).read_text()
     assert "AgentBench (Table 2): protocol ours" in html and "AgentQuest: protocol ours" in html
     assert "AgentBoard: protocol" not in html

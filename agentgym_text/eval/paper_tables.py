@@ -41,7 +41,7 @@ AGENTBENCH_TABLE_2 = (
     AgentBenchColumn("card_game", "DCG", "reward", 12.0, "this card game's progress rate stands in for the reward"),
     AgentBenchColumn("ltp", "LTP", "game progress", 3.5),
     AgentBenchColumn("alfworld", "HH", "success rate", 13.0),
-    AgentBenchColumn("webshop", "WS", "reward", 30.7, "this WebShop's progress rate stands in for the reward"),
+    AgentBenchColumn("webshop", "WS", "reward", 30.7),
     AgentBenchColumn("mind2web", "WB", "step success rate", 11.6),
 )
 """Table 2's environments in its order, each with its metric and its "Weight^-1"."""
@@ -57,7 +57,9 @@ def _score(column: AgentBenchColumn, metrics: Mapping[str, Any], episodes: list[
         return mean(float((e.get("scores") or {}).get("f1", 0.0)) for e in episodes)
     if column.metric == "step success rate":
         return mean(float((e.get("scores") or {}).get("step_success_rate", 0.0)) for e in episodes)
-    return metrics.get("progress_rate")  # game progress; the reward stand-ins
+    if column.task == "webshop":
+        return mean(float((e.get("scores") or {}).get("purchase_reward", 0.0)) for e in episodes)
+    return metrics.get("progress_rate")  # LTP's game progress; the card game's stand-in
 
 
 def agentbench_table(summary: Mapping[str, Any], episodes: Iterable[Episode]) -> dict[str, Any] | None:

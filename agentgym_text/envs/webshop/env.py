@@ -126,7 +126,10 @@ class WebShopEnv(TextEnv):
         return Start(self.pages.first_page(), goal=goal.instruction, difficulty=difficulty)
 
     def _act(self, action: str) -> Outcome:
-        return self.pages.act(action)
+        outcome = self.pages.act(action)
+        if outcome.terminated and self.session.page == "end":  # AgentBench's metric: the purchase's reward
+            outcome.info = {**(outcome.info or {}), "purchase_reward": float(self.session.buy_score)}
+        return outcome
 
     # ---- contract hooks ---------------------------------------------------------------------------
     def _progress(self) -> Progress:
