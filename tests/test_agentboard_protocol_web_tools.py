@@ -28,9 +28,22 @@ def checkout(tmp_path_factory) -> Path:
     return write_web_tools_checkout(tmp_path_factory.mktemp("agentboard"))
 
 
+_MADE: list = []
+"""The envs a test made; closed after it (a WebArena env left open keeps its browser, and Playwright's loop, alive
+in this thread for the tests after it)."""
+
+
+@pytest.fixture(autouse=True)
+def _close_made_envs():
+    yield
+    while _MADE:
+        _MADE.pop().close()
+
+
 def _begin(checkout: Path, env_id: str, style: str = "vanilla", seed: int = 0, **options):
     protocol = AgentBoardProtocol(checkout, style=style)
     env = gym.make(env_id, **protocol.env_kwargs(env_id), **options)
+    _MADE.append(env)
     observation, info = env.reset(seed=seed)
     dialogue = protocol.begin(Opening(env_id, info["goal"], observation, info, "x"))
     assert isinstance(dialogue, AgentBoardDialogue)
