@@ -88,3 +88,27 @@ def test_segments_and_the_cut_agree_with_agentbenchs_session():
         assert sent[0]["content"] == history[0]["content"] + case["first_added"]
         assert sent[1:] == history[len(history) - len(sent) + 1 :]
         assert [m["role"] for m in sent] == case["roles"]
+
+
+def test_checkout_code_is_read_never_run(tmp_path):
+    """A prompt method that does more than build a text is refused by name, and nothing of it runs."""
+    from agentgym_text.agents.protocols.agentbench.source import TaskSource
+
+    marker = tmp_path / "ran"
+    module = tmp_path / "co" / "task.py"
+    module.parent.mkdir()
+    module.write_text(
+        "class Prompter:\n"
+        "    def base(self):\n"
+        "        return 'base'\n\n"
+        "class ENPrompter(Prompter):\n"
+        "    def solver_instruction(self, story):\n"
+        "        return f'{self.base()}: {story}'\n\n"
+        "    def sneaky(self):\n"
+        f"        return __import__('pathlib').Path({str(marker)!r}).write_text('x')\n"
+    )
+    prompter = TaskSource(tmp_path / "co", "task.py").instance("ENPrompter", bases=("Prompter",))
+    assert prompter.solver_instruction("a story") == "base: a story"
+    with pytest.raises(ValueError, match="more than a text expression"):
+        prompter.sneaky()
+    assert not marker.exists()

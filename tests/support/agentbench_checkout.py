@@ -205,9 +205,18 @@ class ENPrompter(Prompter):
         ]
 
     def check_solver_valid(self, solver):
-        phrases = ("new story", "other story", "new game", "other game", "new question", "other question",
-                   "other round", "new round", "Great job", "further question")
-        return not any(phrase in solver for phrase in phrases)
+        return not (
+            "new story" in solver
+            or "other story" in solver
+            or "new game" in solver
+            or "other game" in solver
+            or "new question" in solver
+            or "other question" in solver
+            or "other round" in solver
+            or "new round" in solver
+            or "Great job" in solver
+            or "further question" in solver
+        )
 
     def solver_hint_invalid(self):
         return "Stay with this story and ask a yes/no question."

@@ -11,8 +11,9 @@
   shipped puzzles' own host, not AgentBench's, is shown in its own words.)
   ``round_limit``: 25 (``configs/tasks/ltp.yaml``).
 
-``ENPrompter`` (and its base ``Prompter``) are made from their class definitions in the checkout alone; the module
-itself (pandas, nltk, the client) is not imported.
+``ENPrompter``'s methods (and its base ``Prompter``'s) are read from their definitions in the checkout and
+interpreted (``interpret.ClassReader``): nothing of the checkout runs, the module (pandas, nltk, the client) is not
+imported.
 """
 
 from __future__ import annotations

@@ -130,7 +130,7 @@ class MindWebTask(AgentBenchTask):
             seq_in += self._render("none")
         seq_in += self._render("question")
         for idx, text in enumerate(parts["choices"]):
-            seq_in += self._render("choice", chr=chr, idx=idx, choice=["", text])
+            seq_in += self._render("choice", idx=idx, choice=["", text])
         turns = [dict(m) for m in self.prompt]
         turns[-1]["content"] = self._render("turn", seq_context=parts["page"], seq_in=seq_in)
         return turns

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from agentgym_text.agents.protocols.agentbench import CHECKOUT, SETTING
+from agentgym_text.agents.protocols.agentbench.interpret import ClassReader, evaluate
 from agentgym_text.agents.protocols.base import CheckoutError, checkout_file
 
 __all__ = ["TaskSource", "Located", "render_fstring"]
@@ -87,20 +88,18 @@ class TaskSource:
             found.append((str(node.values[0].value), Located(value, content)))
         return found
 
-    def instance(self, cls: str, bases: tuple[str, ...] = ()) -> Any:
-        """An object of the module's class ``cls`` made from its definition (and its ``bases``') alone: nothing else
-        of the module runs, nothing is imported."""
-        namespace: dict[str, Any] = {"__name__": "agentbench_checkout"}
-        for name in (*bases, cls):
-            module = ast.Module(body=[self.klass(name)], type_ignores=[])
-            exec(compile(module, str(self.path), "exec"), namespace)  # noqa: S102 - the user's checkout's class only
-        return namespace[cls]()
+    def instance(self, cls: str, bases: tuple[str, ...] = ()) -> ClassReader:
+        """The module's class ``cls`` (and its ``bases``) read from their definitions: methods returning texts are
+        interpreted from the ``ast`` (``interpret``), nothing of the checkout runs, nothing is imported."""
+        return ClassReader([self.klass(name) for name in (cls, *bases)])
 
 
 def render_fstring(node: ast.AST, path: str, **names: Any) -> str:
-    """The f-string (or string) ``node`` with ``names`` as its variables."""
-    code = compile(ast.Expression(body=node), path, "eval")  # type: ignore[arg-type]
-    return str(eval(code, {"__builtins__": {}}, names))  # noqa: S307 - an f-string of the user's checkout
+    """The f-string (or string) ``node`` with ``names`` as its variables (interpreted, not run)."""
+    try:
+        return str(evaluate(node, names))
+    except ValueError as error:
+        raise CheckoutError(f"{path}: {error}") from None
 
 
 def node_value(node: ast.AST) -> ast.AST | None:
