@@ -26,10 +26,11 @@ AgentBench's HTTP agent maps them) and answers with the scripted replies.
 
 Usage (two stages; the second runs in a venv with pydantic 1, numpy, PyYAML, requests and nltk)::
 
-    PYTHONPATH=. .venv/bin/python tests/reference/record_agentbench_protocol.py --export \
-        --git-dir /work/.mirror/THUDM+AgentBench/repo
-    /tmp/agentbench-venv/bin/python tests/reference/record_agentbench_protocol.py --record \
-        --git-dir /work/.mirror/THUDM+AgentBench/repo
+    PYTHONPATH=. .venv/bin/python tests/reference/record_agentbench_protocol.py --export --git-dir PATH
+    /tmp/agentbench-venv/bin/python tests/reference/record_agentbench_protocol.py --record --git-dir PATH
+
+``PATH`` is a git mirror of THUDM/AgentBench (``git clone --mirror https://github.com/THUDM/AgentBench``), else
+``$AGENTBENCH_GIT_DIR``.
 
 ``--tasks webshop,alfworld`` (on both stages) records only those tasks (the default: all; ``agentbench_filter_messages.json``
 is written only then). ``--real`` (on both stages) runs the same sessions with v0.2's own modules as they are, as the checkout our protocol
@@ -48,6 +49,7 @@ import argparse
 import ast
 import asyncio
 import json
+import os
 import re
 import subprocess
 import sys
@@ -712,12 +714,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--export", action="store_true")
     parser.add_argument("--record", action="store_true")
-    parser.add_argument("--git-dir", default="/work/.mirror/THUDM+AgentBench/repo")
+    parser.add_argument(
+        "--git-dir",
+        default=os.environ.get("AGENTBENCH_GIT_DIR"),
+        help="a git mirror of THUDM/AgentBench (default: $AGENTBENCH_GIT_DIR)",
+    )
     parser.add_argument(
         "--real", action="store_true", help="v0.2's own texts on both sides; compare, write nothing here"
     )
     parser.add_argument("--tasks", default=",".join(MODULES), help="which tasks (comma-separated; default all)")
     args = parser.parse_args()
+    if not args.git_dir:
+        parser.error("name a git mirror of THUDM/AgentBench with --git-dir or $AGENTBENCH_GIT_DIR")
     tasks = tuple(args.tasks.split(","))
     if args.export:
         export(args.git_dir, args.real, tasks)

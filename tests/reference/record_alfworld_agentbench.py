@@ -17,7 +17,7 @@ AgentBench's ``environment.py``, unused on this path) needs torch, so a stub ``t
 
 Usage (three stages; the first and last run inside the reference venv, the middle one in ours)::
 
-    python tests/reference/record_alfworld_agentbench.py --setup --git-dir /work/.mirror/THUDM+AgentBench/repo
+    python tests/reference/record_alfworld_agentbench.py --setup --git-dir PATH   # a git mirror of THUDM/AgentBench
     PYTHONPATH=. .venv/bin/python tests/reference/record_alfworld_agentbench.py --export
     /tmp/agentbench-hh-venv/bin/python tests/reference/record_alfworld_agentbench.py --record
 """
