@@ -15,9 +15,9 @@ from agentgym_text.agents.llm import LLMAgent
 from agentgym_text.agents.llm_config import LLMConfig
 from agentgym_text.agents.protocols import AGENTBOARD_DIR_SETTING, CheckoutError, Opening, make_protocol
 from agentgym_text.agents.protocols.agentboard import AgentBoardProtocol
-from agentgym_text.agents.protocols.agentboard.agent import ParserCrash, parse_action
 from agentgym_text.agents.protocols.agentboard.checkout import CONFIG
 from agentgym_text.agents.protocols.agentboard.tokens import make_counter
+from agentgym_text.core.agentboard_parser import ParserCrash, parse_action
 from agentgym_text.eval import EvalConfig, run_eval
 from agentgym_text.eval.store import read_jsonl
 from tests.support.agentboard_checkout import FILES, LITERALS, write_checkout

@@ -10,8 +10,8 @@ Layers, one module each:
   and the ``llm:`` entry a model name selects (``llm_entry(model)``).
 - ``agent``: the agents' logic: ``Memory`` (``reset``/``update``/ReAct's "Think" entries), ``Head`` (instruction,
   examples, goal and help lines), ``make_prompt`` (history + tail, dropping the oldest entry while the
-  [system, user] pair counts over ``context_length - max_tokens``), ``parse_action``
-  (``action_parser_for_special_llms``) and ``react_reply``.
+  [system, user] pair counts over ``context_length - max_tokens``) and ``react_reply``; the reply parser
+  (``action_parser_for_special_llms``) is ``core.agentboard_parser.parse_action``, shared with the tool envs.
 - ``tokens``: ``num_tokens_from_messages`` over a tiktoken encoding (offline only) or a local Hugging Face tokenizer.
 - ``task``: the hook class ``AgentBoardTask`` one subclass per task runner implements, and ``AgentBoardDialogue``,
   which drives the agent through it:

@@ -1,6 +1,6 @@
-"""AgentBoard's agents as plain logic: the memory (``reset``/``update``), ``make_prompt`` with its context trimming,
-``action_parser_for_special_llms``, and ReactAgent's reading of a reply (VanillaAgent and ReactAgent in
-``agentboard/agents/``)."""
+"""AgentBoard's agents as plain logic: the memory (``reset``/``update``), ``make_prompt`` with its context trimming
+and ReactAgent's reading of a reply (VanillaAgent and ReactAgent in ``agentboard/agents/``); their reply parser is
+``core.agentboard_parser``, which the tool envs' AgentBoard text reads with too."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from agentgym_text.agents.protocols.agentboard.checkout import AgentLiterals, AgentSettings
 
-__all__ = ["Memory", "PromptFile", "Head", "make_prompt", "parse_action", "react_reply", "ParserCrash"]
+__all__ = ["Memory", "PromptFile", "Head", "make_prompt", "react_reply"]
 
 Counter = Callable[[list[dict[str, str]]], int]
 """``num_tokens_from_messages``: the tokens of a [system, user] message list."""
@@ -95,50 +95,6 @@ def make_prompt(
         dropped += 1
         prompt = head + _history(history) + tail
     return prompt, dropped
-
-
-class ParserCrash(ValueError):
-    """``action_parser_for_special_llms`` raises here in AgentBoard (a ``next action:`` line after an ``action:``
-    line with nothing after its colon): the task loop has no handler, so the run stops."""
-
-
-def parse_action(action: str) -> str:
-    """``action_parser_for_special_llms``, quirks included.
-
-    >>> parse_action("Action: go north"), parse_action("I think.\\nThe next action is to open door"), parse_action("x")
-    ('go north', 'open door', 'x')
-    """
-    origin_action = action
-    if "action" in action.lower():
-        lines: list[str] | str = action.split("\n")
-        for line in list(lines):
-            if "next action" in line and ":" in line:
-                if isinstance(lines, str):  # AgentBoard's list was rebound to "" by an empty remainder below
-                    raise ParserCrash("'' has no index()")
-                index = lines.index(line)
-                while index + 1 < len(lines):
-                    if lines[index + 1]:
-                        action = lines[index + 1]
-                        break
-                    index += 1
-            if line.split(":")[0].lower().endswith("with action input"):
-                action = line
-                break
-            if "action" in line.lower() and ":" in line:
-                lines = ":".join(line.split(":")[1:])
-                if lines != "":
-                    action = lines
-                    break
-            if "action" in line.lower() and "is to" in line:
-                lines = line.split("is to")[1]
-                if lines != "":
-                    action = lines
-                    break
-    if action.strip() == "":
-        action = origin_action.split("\n")[0]
-    action = action.strip()
-    action = action.strip("'/")
-    return action.split("\n")[0]
 
 
 def react_reply(reply: str) -> tuple[str, str | None]:

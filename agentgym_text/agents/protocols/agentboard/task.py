@@ -10,14 +10,13 @@ from typing import TYPE_CHECKING, Any
 from agentgym_text.agents.protocols.agentboard.agent import (
     Head,
     Memory,
-    ParserCrash,
     PromptFile,
     make_prompt,
-    parse_action,
     react_reply,
 )
 from agentgym_text.agents.protocols.agentboard.checkout import AgentSettings, Checkout
 from agentgym_text.agents.protocols.base import Dialogue, Opening, Reading, Request
+from agentgym_text.core.agentboard_parser import ParserCrash, parse_action
 from agentgym_text.core.info import FinishReason
 
 if TYPE_CHECKING:

@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any
 
+from agentgym_text.core.agentboard_parser import ParserCrash, parse_action
+
 __all__ = [
     "agent_parse",
     "FINISH_REMINDER",
@@ -143,36 +145,13 @@ def first_observation(tool: str) -> str:
 
 
 def agent_parse(action: str) -> str:
-    """AgentBoard's VanillaAgent output parser (``action_parser_for_special_llms``, on by default for the tool
-    tasks): picks the line after "next action ...:", a "<name> with Action Input: ..." line, or the text after
-    "Action:" / "... is to", then keeps the first line, stripped of quotes and slashes."""
-    origin = action
-    if "action" in action.lower():
-        lines = action.split("\n")
-        for line in lines:
-            if "next action" in line and ":" in line:
-                index = lines.index(line)
-                while index + 1 < len(lines):
-                    if lines[index + 1]:
-                        action = lines[index + 1]
-                        break
-                    index += 1
-            if line.split(":")[0].lower().endswith("with action input"):
-                action = line
-                break
-            if "action" in line.lower() and ":" in line:
-                after = ":".join(line.split(":")[1:])
-                if after != "":
-                    action = after
-                    break
-            if "action" in line.lower() and "is to" in line:
-                after = line.split("is to")[1]
-                if after != "":
-                    action = after
-                    break
-    if action.strip() == "":
-        action = origin.split("\n")[0]
-    return action.strip().strip("'/").split("\n")[0]
+    """The message as AgentBoard's tool runner hands it to the env: read by AgentBoard's reply parser (on by default
+    for the tool tasks). A message that crashes that parser in AgentBoard (its run stops there) is read as it came
+    in: an env answers, it does not stop."""
+    try:
+        return parse_action(action)
+    except ParserCrash:
+        return action
 
 
 def split_message(message: str) -> tuple[str, str] | None:
