@@ -214,7 +214,7 @@ def test_a_head_longer_than_the_context_ends_the_episode_unsent_where_agentboard
     protocol.counter = TokenCounter(lambda text: len(text.split()), "words")
     protocol.room = 10
     opening = Opening("AgentBoard/PDDL-v0", "g", "o", {"task_id": "pddl-gripper-p01", "first_observation": "o"})
-    assert not protocol.begin(opening).request().fits
+    assert protocol.begin(opening).request().finish_reason == "context_limit"
 
 
 def test_tiktoken_is_used_from_its_cache_only_never_downloading(monkeypatch):

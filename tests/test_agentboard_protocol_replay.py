@@ -53,7 +53,7 @@ def replay(checkout: Path, episode: dict) -> tuple[list[dict], list[str], list[i
         reading = None
         for reply in turn["replies"]:
             request = dialogue.request()
-            assert request.fits
+            assert request.finish_reason is None
             requests.append(
                 {
                     "messages": request.messages,

@@ -222,30 +222,75 @@ def test_a_webarena_reply_without_the_splitter_gets_the_parse_error_state(checko
     assert dialogue.read("Action: @click [11]@").action == "@click [11]@"
 
 
+def _with_thresholds(root: Path, **thresholds: int | None) -> None:
+    """The stand-in config's webarena thresholds (5, as AgentBoard's config) set to others; None: the line gone."""
+    config = root / "eval_configs" / "main_results_all_tasks.yaml"
+    text = config.read_text()
+    for name, value in thresholds.items():
+        line = f"    {name}: 5\n"
+        assert line in text
+        text = text.replace(line, "" if value is None else f"    {name}: {value}\n")
+    config.write_text(text)
+
+
 @pytest.mark.parametrize("threshold", [None, 2])
-def test_webarena_stops_after_the_configs_parse_failures_in_a_row(tmp_path, threshold):
+def test_webarena_stops_after_the_configs_unreadable_actions_in_a_row(tmp_path, threshold):
     root = write_web_tools_checkout(tmp_path / "co")
-    if threshold is not None:
-        config = root / "eval_configs" / "main_results_all_tasks.yaml"
-        config.write_text(
-            config.read_text().replace(
-                "    name: webarena\n", f"    name: webarena\n    parsing_failure_th: {threshold}\n"
-            )
-        )
+    _with_thresholds(root, parsing_failure_th=threshold)  # None: from_config's default
     protocol, env, info, dialogue = _begin(root, "AgentBoard/WebArena-v0")
     limit = threshold or 3
 
-    def fail():
-        return dialogue.read("no splitter here")
+    def fail(reply: str = "no splitter here"):
+        assert dialogue.request().finish_reason is None
+        reading = dialogue.read(reply)
+        dialogue.observe("", {})
+        return reading
 
     for _ in range(limit - 1):
         reading = fail()
         assert reading.action is None and reading.finish_reason is None
-        dialogue.observe("", {})
-    assert dialogue.read("@scroll [down]@").finish_reason is None  # a readable reply resets the count
+    assert dialogue.request().finish_reason is None
+    assert dialogue.read("@scroll [down]@").action == "@scroll [down]@"  # a readable action breaks the run
     dialogue.observe(*env.step("@scroll [down]@")[::4])
     for _ in range(limit - 1):
-        assert fail().finish_reason is None
-        dialogue.observe("", {})
-    reading = fail()
-    assert reading.finish_reason == "invalid_format" and f"{limit} parse failures" in reading.note
+        fail()
+    assert fail("@click 12@").action == "@click 12@"  # given to the env, but create_id_based_action cannot read it
+    request = dialogue.request()  # the last action completed the rule: AgentBoard stops before asking again
+    assert request.finish_reason == "invalid_format" and f"{limit} unreadable actions" in request.note
+    assert request.messages == []
+
+
+@pytest.mark.parametrize(
+    ("actions", "stops"),
+    [
+        (["@click [5]@", "@click [5]@", "@click [5]@"], True),
+        (["@click [5]@", "@hover [5]@", "@click [5]@"], False),  # another type between: not the last three alike
+        (["@scroll [down]@"] * 6, False),  # scrolling never stops (its rule asks 2k of the last k)
+        (["@type [3] [a] [1]@", "@click [4]@", "@type [3] [b] [0]@", "@click [9]@", "@type [3] [c]@"], True),
+        (["@type [3] [a] [1]@", "@type [8] [a] [1]@", "@click [9]@"], False),
+        (["@goto [http://x/a]@", "@goto [http://x/a]@", "@goto [http://x/a]@"], True),
+    ],
+)
+def test_webarena_stops_after_the_same_action_as_agentboards_early_stop(tmp_path, actions, stops):
+    root = write_web_tools_checkout(tmp_path / "co")
+    _with_thresholds(root, repeating_action_failure_th=None)  # from_config's default, 3
+    protocol, env, info, dialogue = _begin(root, "AgentBoard/WebArena-v0")
+    for action in actions:
+        assert dialogue.request().finish_reason is None
+        assert dialogue.read(action).action == action
+        dialogue.observe("WINDOWED PAGE:{\npage\n}\nURL: http://x/a", {})
+    request = dialogue.request()
+    if stops:
+        assert request.finish_reason == "repetition" and "the same action 3 times" in request.note
+    else:
+        assert request.finish_reason is None
+
+
+def test_webarena_repetition_threshold_comes_from_the_config(tmp_path):
+    root = write_web_tools_checkout(tmp_path / "co")
+    _with_thresholds(root, repeating_action_failure_th=4)
+    protocol, env, info, dialogue = _begin(root, "AgentBoard/WebArena-v0")
+    for count in range(1, 6):
+        dialogue.read("@go_back@")
+        dialogue.observe("WINDOWED PAGE:{\npage\n}\nURL: http://x/a", {})
+        assert (dialogue.request().finish_reason == "repetition") == (count >= 4)

@@ -26,7 +26,7 @@ def checkout(tmp_path_factory) -> Path:
 
 
 def _sent(request) -> dict:
-    assert request.fits
+    assert request.finish_reason is None
     return {
         "messages": request.messages,
         "temperature": request.temperature,

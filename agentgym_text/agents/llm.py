@@ -242,8 +242,9 @@ class LLMAgent(Agent):
         spent = Decision(action="", attempts=0)
         for _ in range(MAX_REQUESTS_PER_STEP):
             request = dialogue.request()
-            if not request.fits:
-                return _with_usage(spent, Decision(action="", error="context_limit", finish_reason=CONTEXT_LIMIT))
+            if request.finish_reason:
+                error = request.note or request.finish_reason
+                return _with_usage(spent, Decision(action="", error=error, finish_reason=request.finish_reason))
             decision, content = self._send(request)
             decision = _with_usage(spent, decision)
             if decision.error or decision.finish_reason:

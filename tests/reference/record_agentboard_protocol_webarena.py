@@ -12,7 +12,9 @@ What does NOT run: AgentBoard's browser env package (``environment/browser_env``
 the action builders, the evaluators, ``early_stop``) cannot run offline here. Stand-ins: a replaying env whose
 ``state`` holds this suite's page text and URL (split out of our env's "WINDOWED PAGE:{...}\\nURL: ..." text); the
 action builders are stubs (an ``id`` action, ``stop`` for "stop ..."), ``map_url_to_real``/``map_url_to_local`` are
-the identity (this suite's env shows the real-world URLs already), ``early_stop`` never stops, evaluators score 0;
+the identity (this suite's env shows the real-world URLs already), ``early_stop`` never stops (with the stand-in
+config's thresholds, 5 as AgentBoard's, no recorded episode reaches one; the rule itself is tested on its own in
+``tests/test_agentboard_protocol_web_tools.py``), evaluators score 0;
 the replaying env's ``step`` returns its ``state["observation"]`` itself, so the runner's parse-error overwrite
 (``obs["text"] = error_obs``) shows in the next state, as the facts of AgentBoard's runs say. ``_extract_action``'s
 parse-error message is swapped for the fake checkout's. The actions noted are what AgentBoard's ``_extract_action``
@@ -228,7 +230,7 @@ def _browser_stubs(root: Path) -> None:
     )
     module(
         "environment.browser_env.evaluation_function",
-        evaluator_router=lambda config: (lambda **kwargs: 0.0),
+        evaluator_router=lambda config: lambda **kwargs: 0.0,
         progress_evaluator_router=lambda config: ({}, []),
     )
     sys.modules["environment"].browser_env = sys.modules["environment.browser_env"] = module("environment.browser_env")

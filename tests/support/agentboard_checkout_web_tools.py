@@ -61,6 +61,8 @@ _CONFIG_ENTRIES = """  webshop:
   webarena:
     name: webarena
     init_prompt_path: ${PROJECT_PATH}/agentboard/prompts/VanillaAgent/webbrowse_vanilla.json
+    parsing_failure_th: 5
+    repeating_action_failure_th: 5
   tool-query:
     name: tool-query
     check_actions: "check_valid_actions"

@@ -29,8 +29,11 @@ class Request:
     temperature: float | None = None
     max_tokens: int | None = None
     stop: str | list[str] | None = None
-    fits: bool = True
-    """False: the request does not fit the model's context; the episode ends with ``context_limit`` unsent."""
+    finish_reason: str | None = None
+    """Set when the original harness stops before sending this request: the episode ends here, unsent, with this
+    reason (``context_limit``: it does not fit the model's context; or a runner's own early stop)."""
+    note: str | None = None
+    """Why, with ``finish_reason``."""
 
 
 @dataclass(frozen=True)

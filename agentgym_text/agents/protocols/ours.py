@@ -12,6 +12,7 @@ import gymnasium as gym
 from agentgym_text.agents.parsing import parse_reply
 from agentgym_text.agents.prompts import build_messages, load_prompt
 from agentgym_text.agents.protocols.base import AgentProtocol, Dialogue, Opening, Reading, Request
+from agentgym_text.core.info import FinishReason
 from agentgym_text.core.registry import reads_whole_replies
 from agentgym_text.wrappers.history import HistoryWindow, approximate_tokens
 
@@ -30,7 +31,9 @@ class _OursDialogue(Dialogue):
         messages = build_messages(self._prompt, self._goal, self._window, self._protocol.style)
         window = self._protocol.context_window
         needed = sum(approximate_tokens(message["content"]) for message in messages) + self._protocol.max_tokens
-        return Request(messages, fits=window is None or needed <= window)
+        return Request(
+            messages, finish_reason=None if window is None or needed <= window else FinishReason.CONTEXT_LIMIT.value
+        )
 
     def read(self, reply: str | None) -> Reading:
         parsed = parse_reply(reply, react=self._protocol.style == "react", whole=self._whole)

@@ -78,6 +78,8 @@ class AgentBoardTask:
     - ``move(episode, reply, action)``: the runner's handling of ``run()``'s result (``action``: after the parser when
       the agent uses it; ``reply``: the model's text): what the env and the memory get.
     - ``observation(episode, observation, info)``: the runner's text for the env's answer (default: the env's text).
+    - ``early_stop(episode)``: the runner's own stop rule, checked before each request: (finish reason, note) ends
+      the episode there, unsent (default: None, no such rule).
 
     Class attributes: ``name`` (the config's ``env:`` key), ``use_parser`` (whether ``run()`` parses replies; every
     runner but tool.py leaves ``from_config``'s True; tool.py passes the LLM entry's, ``checkout.llm_entry(model)``), ``max_steps`` (the loop's bound), ``agent_class`` (None: the
@@ -117,6 +119,9 @@ class AgentBoardTask:
     def move(self, episode: Episode, reply: str, action: str) -> Move:
         return Move(action, action)
 
+    def early_stop(self, episode: Episode) -> tuple[str, str] | None:
+        return None
+
     def observation(self, episode: Episode, observation: str, info: Mapping[str, Any]) -> str:
         return str(info.get("raw_observation", observation))
 
@@ -150,6 +155,9 @@ class AgentBoardDialogue(Dialogue):
         return self.literals.take_action if self.force_action else ""
 
     def request(self) -> Request:
+        stop = self.task.early_stop(self.episode)
+        if stop is not None:
+            return Request([], finish_reason=stop[0], note=stop[1])
         protocol = self.protocol
         system = self.prompt.system_msg
         try:
@@ -163,7 +171,7 @@ class AgentBoardDialogue(Dialogue):
                 protocol.room,
             )
         except ValueError:
-            return Request([], fits=False)
+            return Request([], finish_reason=FinishReason.CONTEXT_LIMIT.value)
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         return Request(messages, temperature=protocol.temperature, max_tokens=protocol.max_tokens, stop=protocol.stop)
 

@@ -8,10 +8,13 @@ checkout with ``ast``). A reply without one is not given to the env: the runner 
 state shows the parse-error message in place of the page (same URL); this suite's env gets no action (an invalid
 step). Otherwise the env gets the parsed reply and reads the same action from it.
 
-Early stop: after ``parsing_failure_th`` (the config's ``env.webarena`` entry, else ``from_config``'s 3) parse
-failures in a row the runner stops before asking again; here the episode ends on that failure (invalid format).
-The runner's other rule (the same action ``repeating_action_failure_th`` times, by ``is_equivalent`` of its browser
-actions) is not reproduced: this suite's env ends repeated actions by its own rules."""
+Early stop (``early_stop`` of ``help_function.py``, checked before every request over the actions taken so far, each
+read as ``create_id_based_action`` reads it and compared as ``is_equivalent`` compares them: ``action_key``): the last
+``parsing_failure_th`` actions unreadable (no splitters, or an action it cannot parse) ends the episode
+``invalid_format``; the last ``repeating_action_failure_th`` actions the same (a typing action: that many times
+anywhere) ends it ``repetition``; scrolling never does (its rule asks for twice the threshold among the last
+threshold actions). Both thresholds are the config's ``env.webarena`` entries, else ``from_config``'s 3. The action
+that completes a rule is taken, as in AgentBoard; the request after it is not sent."""
 
 from __future__ import annotations
 
@@ -25,12 +28,61 @@ from agentgym_text.agents.protocols.agentboard.task import AgentBoardTask, Episo
 from agentgym_text.agents.protocols.base import CheckoutError
 from agentgym_text.core.info import FinishReason
 
-__all__ = ["WebArenaTask", "HELP_FUNCTION", "PARSING_FAILURE_TH", "parse_error", "state_string"]
+__all__ = [
+    "WebArenaTask",
+    "HELP_FUNCTION",
+    "PARSING_FAILURE_TH",
+    "REPEATING_ACTION_TH",
+    "action_key",
+    "parse_error",
+    "state_string",
+]
 
 HELP_FUNCTION = "agentboard/environment/browser_env/help_function.py"
 _URL = "\n}\nURL: "
 PARSING_FAILURE_TH = 3
 """``EvalWebBrowse.from_config``'s default ``parsing_failure_th``."""
+REPEATING_ACTION_TH = 3
+"""``EvalWebBrowse.from_config``'s default ``repeating_action_failure_th``."""
+NONE = ("none",)
+"""The key of an action ``create_id_based_action`` cannot read (AgentBoard then steps a none action)."""
+_ELEMENT = {"click": r"click ?\[(\d+)\]", "hover": r"hover ?\[(\d+)\]"}
+_ONE_ARGUMENT = {"press": r"press ?\[(.+)\]", "tab_focus": r"tab_focus ?\[(\d+)\]", "stop": r"stop ?\[(.+)\]"}
+_BARE = ("new_tab", "go_back", "go_forward", "close_tab")
+
+
+def action_key(action: str | None) -> tuple[str, ...]:
+    """What ``is_equivalent`` compares of the action ``create_id_based_action`` makes of ``action`` (the text between
+    the splitters; None: there was none): its type and, for an element action, the element id (a typing action's
+    text is not compared), a scroll's direction, a key, a URL, a tab number or a stop's answer.
+
+    >>> action_key("click [12]"), action_key("type [7] [shoes] [0]"), action_key("scroll [down]"), action_key("go")
+    (('click', '12'), ('type', '7'), ('scroll', 'down'), ('none',))
+    """
+    text = (action or "").strip()
+    if not text:
+        return NONE
+    name = text.split("[")[0].strip() if "[" in text else text.split()[0].strip()
+    if name in _ELEMENT:
+        match = re.search(_ELEMENT[name], text)
+        return (name, match.group(1)) if match else NONE
+    if name == "type":
+        if not (text.endswith("[0]") or text.endswith("[1]")):
+            text += " [1]"
+        match = re.search(r"type ?\[(\d+)\] ?\[(.+?)\] ?\[[^\]]*?(\d+)\]", text)
+        return ("type", match.group(1)) if match else NONE
+    if name == "scroll":
+        match = re.search(r"scroll ?\[?(up|down)\]?", text)
+        return ("scroll", match.group(1)) if match else NONE
+    if name == "goto":
+        match = re.search(r"goto ?\[(.+)\]", text)
+        return ("goto", match.group(1)) if match and match.group(1).startswith("http:") else NONE
+    if name in _ONE_ARGUMENT:
+        match = re.search(_ONE_ARGUMENT[name], text)
+        if name == "stop":
+            return ("stop", match.group(1) if match else "")
+        return (name, match.group(1)) if match else NONE
+    return (name,) if name in _BARE else NONE
 
 
 def state_string(page: str, url: str) -> str:
@@ -80,18 +132,37 @@ class WebArenaTask(AgentBoardTask):
         self.splitter, self.error = parse_error(checkout)
         mark = re.escape(self.splitter)
         self._pattern = re.compile(rf"{mark}((.|\n)*?){mark}")
-        self.parsing_failure_th = int(checkout.config["env"][self.name].get("parsing_failure_th", PARSING_FAILURE_TH))
+        settings = checkout.config["env"][self.name]
+        self.parsing_failure_th = int(settings.get("parsing_failure_th", PARSING_FAILURE_TH))
+        self.repeating_action_th = int(settings.get("repeating_action_failure_th", REPEATING_ACTION_TH))
 
     def move(self, episode: Episode, reply: str, action: str) -> Move:
-        if self._pattern.search(action):
-            episode.state["parse_failures"] = 0
+        found = self._pattern.search(action)
+        episode.state.setdefault("keys", []).append(action_key(found.group(1)) if found else NONE)
+        if found:
             return Move(action, action)
-        failures = episode.state["parse_failures"] = episode.state.get("parse_failures", 0) + 1
         url = episode.state.get("url") or episode.opening.bare_observation.rpartition(_URL)[2]
-        if failures >= self.parsing_failure_th:
-            note = f"AgentBoard's early stop: {failures} parse failures in a row"
-            return Move(None, action, state_string(self.error, url), FinishReason.INVALID_FORMAT.value, note)
         return Move(None, action, state_string(self.error, url), note="AgentBoard's parse error (no action)")
+
+    def early_stop(self, episode: Episode) -> tuple[str, str] | None:
+        keys: list[tuple[str, ...]] = episode.state.get("keys", [])
+        if not keys:
+            return None
+        failures = keys[-self.parsing_failure_th :]
+        if len(failures) >= self.parsing_failure_th and all(key == NONE for key in failures):
+            note = f"AgentBoard's early stop: {self.parsing_failure_th} unreadable actions in a row"
+            return FinishReason.INVALID_FORMAT.value, note
+        last, threshold = keys[-1], self.repeating_action_th
+        if last[0] == "scroll":  # its rule wants 2k equal actions among the last k: never
+            return None
+        if last[0] == "type":
+            repeated = sum(key == last for key in keys) >= threshold
+        else:
+            recent = keys[-threshold:]
+            repeated = len(recent) >= threshold and all(key == last for key in recent)
+        if repeated:
+            return FinishReason.REPETITION.value, f"AgentBoard's early stop: the same action {threshold} times"
+        return None
 
     def observation(self, episode: Episode, observation: str, info: Mapping[str, Any]) -> str:
         text = super().observation(episode, observation, info)
