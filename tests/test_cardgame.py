@@ -273,3 +273,20 @@ def test_action_in_the_wrong_phase_names_the_phase_rule():
     env.step(env.expert_action())
     obs, _, _, _, info = env.step('{"guess_type": "eel", "target_position": 0}')
     assert info["invalid_reason"] == "precondition_failed" and "action phase" in obs
+
+
+def test_dcg_score_is_agentbench_reward_for_the_game_so_far():
+    env = CardGameEnv()
+    obs, info = env.reset(options={"task_index": 0})
+    assert info["dcg_score"] == 0.0
+    scores = []
+    while not env.episode_over:
+        obs, _, _, _, info = env.step(env.expert_action())
+        enemy = env.unwrapped.match.game.teams[1]
+        removed = sum(400 - fish.hp for fish in enemy)
+        won = 0.7 if env.unwrapped.match.result == 0 else 0.0
+        assert info["dcg_score"] == pytest.approx(won + 0.3 * removed / 1600)
+        scores.append(info["dcg_score"])
+    assert scores == sorted(scores) and 0.0 < scores[0] and info["success"] and scores[-1] == pytest.approx(1.0)
+    obs, _, _, _, info = env.step("I attack!")  # a refused step: the family adds nothing to the info
+    assert "dcg_score" not in info or env.episode_over

@@ -38,7 +38,7 @@ AGENTBENCH_TABLE_2 = (
     AgentBenchColumn("os_interaction", "OS", "success rate", 10.8),
     AgentBenchColumn("dbbench", "DB", "success rate", 13.0),
     AgentBenchColumn("knowledgegraph", "KG", "F1", 13.9),
-    AgentBenchColumn("card_game", "DCG", "reward", 12.0, "this card game's progress rate stands in for the reward"),
+    AgentBenchColumn("card_game", "DCG", "reward", 12.0),
     AgentBenchColumn("ltp", "LTP", "game progress", 3.5),
     AgentBenchColumn("alfworld", "HH", "success rate", 13.0),
     AgentBenchColumn("webshop", "WS", "reward", 30.7),
@@ -59,7 +59,9 @@ def _score(column: AgentBenchColumn, metrics: Mapping[str, Any], episodes: list[
         return mean(float((e.get("scores") or {}).get("step_success_rate", 0.0)) for e in episodes)
     if column.task == "webshop":
         return mean(float((e.get("scores") or {}).get("purchase_reward", 0.0)) for e in episodes)
-    return metrics.get("progress_rate")  # LTP's game progress; the card game's stand-in
+    if column.task == "card_game":
+        return mean(float((e.get("scores") or {}).get("dcg_score", 0.0)) for e in episodes)
+    return metrics.get("progress_rate")  # LTP's game progress
 
 
 def agentbench_table(summary: Mapping[str, Any], episodes: Iterable[Episode]) -> dict[str, Any] | None:

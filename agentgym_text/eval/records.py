@@ -39,6 +39,8 @@ class EpisodeLog:
     completion_tokens: int = 0
     agent_errors: int = 0
     total_reward: float = 0.0
+    scores: dict[str, float] = field(default_factory=dict)
+    """Each score the family reported (``final_scores``), at its latest value."""
 
     @property
     def best(self) -> float:
@@ -51,6 +53,7 @@ class EpisodeLog:
         self.difficulty = str(info.get("difficulty") or self.plan.difficulty or "easy")
         self.observation = str(observation)
         self.info = info
+        self.scores = final_scores(info)
         self.started = time.perf_counter()
 
     def count_tokens(self, decision: Decision) -> None:
@@ -81,6 +84,7 @@ class EpisodeLog:
         self.count_tokens(decision)
         self.observation = str(observation)
         self.info = info
+        self.scores.update(final_scores(info))
         return step_row(self.plan, self.steps, decision, action, observation, reward, terminated, truncated, info)
 
     def row(self, agent_name: str, reason: str, success: bool) -> dict[str, Any]:
@@ -114,14 +118,16 @@ class EpisodeLog:
             "completion_tokens": self.completion_tokens,
             "agent_errors": self.agent_errors,
             "return": self.total_reward,
-            "scores": final_scores(self.info),
+            "scores": dict(self.scores),
             "wall_s": round(time.perf_counter() - self.started, 4),
         }
 
 
 def final_scores(info: dict[str, Any]) -> dict[str, float]:
-    """The scores a family reports in its last info beside the schema's keys (KG's ``f1``, WebBrowsing's
-    ``step_success_rate``, ...): every float-valued key outside ``INFO_KEYS``."""
+    """The scores a family reports in an info beside the schema's keys (KG's ``f1``, WebBrowsing's
+    ``step_success_rate``, the card game's ``dcg_score``, ...): every float-valued key outside ``INFO_KEYS``. An
+    episode's row keeps each at its latest value (a refused last step, whose info the family does not fill, keeps
+    the value before it)."""
     return {
         key: float(value)
         for key, value in info.items()

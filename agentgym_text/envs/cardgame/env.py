@@ -19,7 +19,10 @@ __all__ = ["CardGameEnv"]
 class CardGameEnv(TextEnv):
     """Guess the enemy fish and defeat them.
 
-    Progress = mean of three shares: enemy HP removed, enemy fish known (revealed or dead), and the win.
+    Progress = mean of three shares: enemy HP removed, enemy fish known (revealed or dead), and the win. Info
+    ``dcg_score`` (reset and every played step): AgentBench's DCG reward for this game so far, 0.7 for a win plus
+    0.3 x the enemy HP removed / 1,600 (its ``score`` is win rate x 0.7 + min(0.3, damage rate x 0.3), damage
+    rate = HP removed over 1,600 a game, which never exceeds 1, so the mean of this field is AgentBench's score).
     The task's own seed drives the opponent; ``reset(seed=...)`` only picks the task. ``split="train"``
     (with ``num_tasks``) gives as many training games as wanted, none of them a test game.
 
@@ -41,7 +44,11 @@ class CardGameEnv(TextEnv):
     def _start(self, task: TaskSpec, seed: int) -> Start:
         params = task.params
         self.match = Match(list(params["agent_lineup"]), list(params["enemy_lineup"]), int(params["seed"]))
-        return Start(observation=rules_text(MAX_ROUNDS) + "\n\n" + turn_text(self.match), goal=task.goal)
+        return Start(
+            observation=rules_text(MAX_ROUNDS) + "\n\n" + turn_text(self.match),
+            goal=task.goal,
+            info={"dcg_score": self._dcg_score()},
+        )
 
     def _act(self, action: str) -> Outcome:
         match = self.match
@@ -62,12 +69,18 @@ class CardGameEnv(TextEnv):
         else:
             match.act(parse_move(value, self._lineup()))
         observation = turn_text(match)
+        score = {"dcg_score": self._dcg_score()}
         if match.phase == "over":
-            return Outcome(observation, terminated=True, success=match.result == 0)
-        return Outcome(observation)
+            return Outcome(observation, terminated=True, success=match.result == 0, info=score)
+        return Outcome(observation, info=score)
 
     def _lineup(self) -> list[str]:
         return [fish.kind for fish in self.match.game.teams[0]]
+
+    def _dcg_score(self) -> float:
+        enemy = self.match.game.teams[1]
+        removed = sum(MAX_HP - max(fish.hp, 0) for fish in enemy)
+        return (0.7 if self.match.result == 0 else 0.0) + 0.3 * removed / (MAX_HP * len(enemy))
 
     def _progress(self) -> Progress:
         enemy = self.match.game.teams[1]
