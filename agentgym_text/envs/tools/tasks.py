@@ -2,8 +2,9 @@
 
 Training tasks come from each tool's ``training_drafts()``: the shipped templates over other entities, dates and
 places of the offline worlds (another seed, or every combination the small todo agenda has). A draft asking what a
-shipped task of its tool asks (the same goal) is left out, and so is a repeat of an earlier training draft (same goal
-and hidden world). Their subgoals and answers are computed on a fresh backend, as the shipped tasks' are.
+shipped task of its tool asks (the same goal) is left out, and so is a task played as a shipped or earlier training
+task is (the same world, golden calls, answer and graded state: "how many tasks are due before June 5" and "... June
+6" when none is due on the 5th). Subgoals and answers are computed on a fresh backend, as the shipped tasks' are.
 """
 
 from __future__ import annotations
@@ -39,21 +40,26 @@ def family_tasks(family: str, tool: str | None = None) -> TaskSet:
     return TaskSet([task for name in tools_of(family, tool) for task in tool_tasks(name)])
 
 
+def _instance(task: TaskSpec) -> str:
+    """What a task's episode is, apart from its wording: the world, the golden calls, the answer, the graded state."""
+    return json.dumps(task.params, sort_keys=True, default=str)
+
+
 def _tool_training(tool: str) -> Iterator[TaskSpec]:
     """One tool's training tasks, ids ``<tool>-train-NNNN`` (finite where the tool's world is small)."""
-    seen = {task.goal for task in tool_tasks(tool)}
-    instances: set[tuple[str, str]] = set()
+    goals = {task.goal for task in tool_tasks(tool)}
+    instances = {_instance(task) for task in tool_tasks(tool)}
     repeats = number = 0
     for draft in importlib.import_module(TASK_MODULES[tool]).training_drafts():
-        instance = (draft.goal, json.dumps(draft.config, sort_keys=True))
-        if draft.goal in seen or instance in instances:
+        task = None if draft.goal in goals else build_task(tool, number, draft, task_id=f"{tool}-train-{number:04d}")
+        if task is None or _instance(task) in instances:
             repeats += 1
             if repeats >= _MAX_REPEATS:
                 return
             continue
         repeats = 0
-        instances.add(instance)
-        yield build_task(tool, number, draft, task_id=f"{tool}-train-{number:04d}")
+        instances.add(_instance(task))
+        yield task
         number += 1
 
 
