@@ -13,7 +13,6 @@ import importlib
 import json
 from collections.abc import Iterator
 from functools import cache
-from itertools import islice
 
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.tools.catalog import TASK_MODULES, TASKS_PER_TOOL, tools_of

@@ -68,10 +68,7 @@ def training_tasks(count: int | None = None) -> TaskSet:
     if not 1 <= count <= len(pool):
         raise ValueError(f"num_tasks must be 1 to {len(pool)} (the training pool's size), not {count}")
     return TaskSet(
-        [
-            _spec(config, f"webbrowsing-train-{config['task_id']:04d}", "webarena_train_task")
-            for config in pool[:count]
-        ]
+        [_spec(config, f"webbrowsing-train-{config['task_id']:04d}", "webarena_train_task") for config in pool[:count]]
     )
 
 
