@@ -53,7 +53,7 @@ def main() -> None:
 
     tasks = list(default_tasks())[: args.tasks]
     start = time.perf_counter()
-    record_all([webarena_config(int(task.params["webarena_task"])) for task in tasks], quiet=True)
+    record_all([webarena_config(task.params) for task in tasks], quiet=True)
     print(f"recorded or read {len(tasks)} tasks in {time.perf_counter() - start:.1f} s (recording: once per cache)")
     task_ids = [task.task_id for task in tasks]
     wrapped = gym.make("AgentBench/WebBrowsing-v0")

@@ -18,7 +18,8 @@ TOOLKIT_CLASSES = {
 """``module:Class`` of each tool's offline backend."""
 
 TASK_MODULES = {tool: f"agentgym_text.envs.tools.{tool}.tasks" for tool in TOOLKIT_CLASSES}
-"""Each module has ``drafts() -> list[TaskDraft]`` with ``TASKS_PER_TOOL`` entries."""
+"""Each module has ``drafts() -> list[TaskDraft]`` with ``TASKS_PER_TOOL`` entries and ``training_drafts()``, the
+stream of training drafts."""
 
 
 def tools_of(family: str, tool: str | None = None) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ from agentgym_text.envs.tools.backend import Toolkit
 from agentgym_text.envs.tools.clear_text import ClearMode
 from agentgym_text.envs.tools.episode import Ledger, ToolEpisode
 from agentgym_text.envs.tools.function_tools import FunctionTools
-from agentgym_text.envs.tools.tasks import family_tasks
+from agentgym_text.envs.tools.tasks import family_tasks, training_tasks
 
 __all__ = ["ToolEnv", "ToolQueryEnv", "ToolOperationEnv"]
 
@@ -50,7 +50,8 @@ class ToolEnv(FunctionTools, TextEnv):
 
     ``text_format``: "agentboard" (default, AgentBoard's words) or "clear" (ours); ``agentboard_fixes=False``
     restores AgentBoard's bugs (README). ``agentboard_data``: AgentBoard's data folder (else the setting
-    ``AGENTGYM_TEXT_AGENTBOARD_DATA``; None: ours).
+    ``AGENTGYM_TEXT_AGENTBOARD_DATA``; None: ours). ``split="train"`` with ``num_tasks`` (200 by default): the
+    training tasks (``tasks.training_tasks``) instead of the shipped ones.
 
     >>> env = ToolEnv("query", tool="academia")
     >>> obs, info = env.reset(options={"task_index": 0})
@@ -70,10 +71,23 @@ class ToolEnv(FunctionTools, TextEnv):
         family: str = "query",
         tool: str | None = None,
         agentboard_data: str | os.PathLike[str] | None = None,
+        split: str = "test",
+        num_tasks: int | None = None,
         **kwargs: Any,
     ):
-        folder = data_folder(agentboard_data)
-        tasks = family_tasks(family, tool) if folder is None else agentboard_tasks(folder, family, tool)
+        if split not in ("test", "train"):
+            raise ValueError(f"split must be 'test' or 'train', not {split!r}")
+        if split == "train" and agentboard_data is not None:
+            raise ValueError("split='train' plays this suite's training tasks: drop agentboard_data")
+        if num_tasks is not None and split != "train":
+            raise ValueError("num_tasks= sizes the training split: pass split='train' with it")
+        folder = None if split == "train" else data_folder(agentboard_data)
+        if split == "train":
+            tasks = training_tasks(family, tool, num_tasks)
+        elif folder is None:
+            tasks = family_tasks(family, tool)
+        else:
+            tasks = agentboard_tasks(folder, family, tool)
         super().__init__(tasks, **kwargs)
         if folder is not None and not self.mode.scores_agentboard_data:
             raise AgentBoardDataError(

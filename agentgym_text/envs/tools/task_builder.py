@@ -52,7 +52,8 @@ def run_calls(toolkit: Toolkit, calls: Sequence[Call]) -> list[Any]:
     return outputs
 
 
-def build_task(tool: str, index: int, draft: TaskDraft) -> TaskSpec:
+def build_task(tool: str, index: int, draft: TaskDraft, task_id: str | None = None) -> TaskSpec:
+    """The task of a draft (id ``<tool>-NNN`` from ``index`` unless ``task_id`` is given)."""
     toolkit = toolkit_class(tool)(draft.config)
     try:
         outputs = run_calls(toolkit, draft.calls)
@@ -65,7 +66,7 @@ def build_task(tool: str, index: int, draft: TaskDraft) -> TaskSpec:
     count = len(keys) + 1 if draft.uses_subgoals else len(keys)
     difficulty = FAMILY.difficulty.label(count)
     return TaskSpec(
-        task_id=f"{tool}-{index:03d}",
+        task_id=task_id or f"{tool}-{index:03d}",
         params={
             "tool": tool,
             "config": draft.config,

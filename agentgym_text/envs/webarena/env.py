@@ -86,8 +86,9 @@ class WebArenaEnv(TextEnv):
     ``max_obs_chars`` (the tree is cut there, default 7680 = WebArena's 1920 tokens x 4); ``show_real_urls`` (off: WebArena's site names);
     ``agentboard_data`` (AgentBoard's data folder, else ``$AGENTGYM_TEXT_AGENTBOARD_DATA``: its 245 WebArena
     tasks from ``webarena/test.jsonl``, with its difficulty labels; they need ``sites=``, WebArena's own sites);
-    ``agentboard_fixes=False`` scores progress exactly as AgentBoard does, bugs included, gives no progress bump
-    on a solved task and ends the episode, solved, when progress reaches 1.0 (AgentBoard's rule;
+    ``split="train"`` (with ``num_tasks``, 200 by default) plays the training tasks (``training.py``) instead of
+    the 245 test tasks; ``agentboard_fixes=False`` scores progress exactly as AgentBoard does, bugs included,
+    gives no progress bump on a solved task and ends the episode, solved, when progress reaches 1.0 (AgentBoard's rule;
     ``agentboard_text.py``).
 
     >>> env = WebArenaEnv()
@@ -120,11 +121,19 @@ class WebArenaEnv(TextEnv):
         max_obs_chars: int = DEFAULT_MAX_CHARS,
         show_real_urls: bool = False,
         agentboard_data: str | os.PathLike[str] | None = None,
+        split: str = "test",
+        num_tasks: int | None = None,
         **kwargs,
     ):
         from agentgym_text.envs.webarena.agentboard_data import load_lines
 
-        agentboard_tasks = load_lines(agentboard_data)
+        if split not in ("test", "train"):
+            raise ValueError(f"split must be 'test' or 'train', not {split!r}")
+        if split == "train" and (task_config is not None or agentboard_data is not None):
+            raise ValueError("split='train' plays the package's training tasks: drop task_config/agentboard_data")
+        if num_tasks is not None and split != "train":
+            raise ValueError("num_tasks= sizes the training split: pass split='train' with it")
+        agentboard_tasks = None if split == "train" else load_lines(agentboard_data)
         if agentboard_tasks is not None and task_config is not None:
             raise ValueError("agentboard_data and task_config both name the tasks: pass one of them")
         self._agentboard_tasks = agentboard_tasks is not None
@@ -139,6 +148,10 @@ class WebArenaEnv(TextEnv):
             tasks = agentboard_tasks
         elif task_config is not None:
             tasks = load_task_config(task_config)
+        elif split == "train":
+            from agentgym_text.envs.webarena.training import training_tasks
+
+            tasks = training_tasks(num_tasks)
         else:
             from agentgym_text.envs.webarena.tasks import TASKS
 

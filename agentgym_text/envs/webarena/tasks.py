@@ -24,7 +24,7 @@ from pathlib import Path
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.webarena.registration import FAMILY, MAX_STEPS
 
-__all__ = ["TASKS", "TASKS_FILE", "generate_configs", "tasks_file_text", "load_tasks", "MAX_STEPS"]
+__all__ = ["TASKS", "TASKS_FILE", "generate_configs", "tasks_file_text", "config_spec", "load_tasks", "MAX_STEPS"]
 
 TASKS_FILE = Path(__file__).with_name("tasks.json")
 
@@ -66,10 +66,11 @@ def tasks_file_text(configs: list[dict]) -> str:
     return json.dumps(configs, indent=1, ensure_ascii=False) + "\n"
 
 
-def _spec(config: dict) -> TaskSpec:
+def config_spec(config: dict, task_id: str | None = None) -> TaskSpec:
+    """The task of one generated config (its id ``webarena-NNN`` from the config's number unless given)."""
     steps = sum(1 for step in config["gold"] if step["action"] != "stop")
     return TaskSpec(
-        f"webarena-{config['task_id']:03d}",
+        task_id or f"webarena-{config['task_id']:03d}",
         config,
         goal=config["intent"],
         difficulty=FAMILY.difficulty.label(steps),
@@ -78,7 +79,7 @@ def _spec(config: dict) -> TaskSpec:
 
 
 def load_tasks(path: Path = TASKS_FILE) -> TaskSet:
-    return TaskSet([_spec(config) for config in json.loads(path.read_text())])
+    return TaskSet([config_spec(config) for config in json.loads(path.read_text())])
 
 
 TASKS = load_tasks()

@@ -8,6 +8,6 @@ from agentgym_text.envs.webbrowsing.tasks import default_tasks, webarena_config
 
 if __name__ == "__main__":
     tasks = default_tasks()
-    annotations = record_all([webarena_config(int(task.params["webarena_task"])) for task in tasks])
+    annotations = record_all([webarena_config(task.params) for task in tasks])
     steps = sum(len(item.steps) for item in annotations)
     print(f"recorded {len(annotations)} tasks, {steps} steps")

@@ -149,6 +149,17 @@ def _key() -> str:
     )
 
 
+def _entry_name(config: dict[str, Any]) -> str:
+    """A shipped task's recording is keyed by its number; any other config (a training task) by its own text, so
+    that a regenerated training pool never reads an older recording."""
+    from agentgym_text.envs.webarena.tasks import TASKS
+
+    number = int(config["task_id"])
+    if number < len(TASKS) and TASKS[number].params == config:
+        return f"{_key()}-{number:03d}"
+    return f"{_key()}-train-{source_key(json.dumps(config, sort_keys=True), length=12)}"
+
+
 def recorded(config: dict[str, Any], recorder: Recorder | None = None) -> Annotation:
     """The annotation of a WebArena task config, recorded into the cache at first use."""
     own = recorder is None
@@ -158,7 +169,7 @@ def recorded(config: dict[str, Any], recorder: Recorder | None = None) -> Annota
         (folder / _FILE).write_text(json.dumps(active.record(config), ensure_ascii=False))
 
     try:
-        entry = build_cached("webbrowsing", f"{_key()}-{int(config['task_id']):03d}", build, quiet=True)
+        entry = build_cached("webbrowsing", _entry_name(config), build, quiet=True)
     finally:
         if own:
             active.close()

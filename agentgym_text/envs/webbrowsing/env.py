@@ -13,7 +13,7 @@ from agentgym_text.envs.webbrowsing.dataset import Annotation, load_task_file, r
 from agentgym_text.envs.webbrowsing.expert import gold_answer
 from agentgym_text.envs.webbrowsing.metrics import EpisodeScore, operation_string, score_step
 from agentgym_text.envs.webbrowsing.render import Question, ask
-from agentgym_text.envs.webbrowsing.tasks import default_tasks, file_tasks, webarena_config
+from agentgym_text.envs.webbrowsing.tasks import default_tasks, file_tasks, training_tasks, webarena_config
 
 __all__ = ["WebBrowsingEnv"]
 
@@ -27,7 +27,8 @@ class WebBrowsingEnv(TextEnv):
     that asks a new one: its parts without this package's words (``render.Question.parts``).
 
     Keyword arguments: ``task_file`` (a Mind2Web json file: its annotations replace the recorded tasks; see the
-    family README for the fields read) and ``num_candidates`` (element choices per step, 5 by default).
+    family README for the fields read), ``split="train"`` with ``num_tasks`` (200 by default: the training tasks,
+    recorded from WebArena's training tasks) and ``num_candidates`` (element choices per step, 5 by default).
 
     >>> env = WebBrowsingEnv()
     >>> obs, info = env.reset(options={"task_index": 0})  # recorded in Chromium the first time
@@ -49,14 +50,29 @@ class WebBrowsingEnv(TextEnv):
     unwrap_actions = False  # the answer is itself a marked block
     cheap_admissible_actions = True
 
-    def __init__(self, task_file: str | Path | None = None, num_candidates: int = 5, **kwargs: Any):
+    def __init__(
+        self,
+        task_file: str | Path | None = None,
+        num_candidates: int = 5,
+        split: str = "test",
+        num_tasks: int | None = None,
+        **kwargs: Any,
+    ):
         if not 1 <= int(num_candidates) <= _MAX_CHOICES:
             raise ValueError(f"num_candidates must be 1 to {_MAX_CHOICES}, not {num_candidates}")
+        if split not in ("test", "train"):
+            raise ValueError(f"split must be 'test' or 'train', not {split!r}")
+        if split == "train" and task_file is not None:
+            raise ValueError("split='train' plays the recorded training tasks: drop task_file")
+        if num_tasks is not None and split != "train":
+            raise ValueError("num_tasks= sizes the training split: pass split='train' with it")
         self.num_candidates = int(num_candidates)
         self._file: list[Annotation] | None = None
         if task_file is not None:
             self._file = load_task_file(task_file)
             tasks = file_tasks(self._file)
+        elif split == "train":
+            tasks = training_tasks(num_tasks)
         else:
             tasks = default_tasks()
         super().__init__(tasks, **kwargs)
@@ -68,7 +84,7 @@ class WebBrowsingEnv(TextEnv):
     def _load(self, task: TaskSpec) -> Annotation:
         if self._file is not None:
             return self._file[int(task.params["index"])]
-        return recorded(webarena_config(int(task.params["webarena_task"])))
+        return recorded(webarena_config(task.params))
 
     def _start(self, task: TaskSpec, seed: int) -> Start:
         self._annotation = self._load(task)

@@ -34,7 +34,7 @@ FAMILY = Family(
         ),
     ),
     difficulty=DifficultyRule("gold steps", 3),
-    train_split=TrainSplit(unavailable="the 122 recorded tasks are the test set; no training tasks are recorded"),
+    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),  # from WebArena's training tasks
     requires="webarena",  # Playwright, to record a task the first time it is played
     programs=("chromium",),
     depends_on=("webarena",),  # the sites and the gold paths

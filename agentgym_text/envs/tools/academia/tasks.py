@@ -1,15 +1,18 @@
-"""The 20 academia tasks: seven question templates over entities drawn from the network with a fixed seed."""
+"""The 20 academia tasks: seven question templates over entities drawn from the network with a fixed seed; the
+training drafts: the same templates over entities drawn with another seed."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from itertools import islice
 
 from agentgym_text.envs.tools.academia.network import citation_network
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.grading import AnswerRule
 from agentgym_text.envs.tools.task_builder import TaskDraft
 
-__all__ = ["drafts"]
+__all__ = ["drafts", "training_drafts"]
 
 _LOAD_PAPERS = Call("loadPaperNet", {})
 _LOAD_AUTHORS = Call("loadAuthorNet", {})
@@ -85,9 +88,10 @@ def _first_author_org(paper) -> TaskDraft:
     )
 
 
-def drafts() -> list[TaskDraft]:
+def _stream(rng: random.Random) -> Iterator[TaskDraft]:
+    """Rounds of the seven templates, entities drawn with ``rng``; the third round leaves out the first-author
+    question (the shipped 20 are the first three rounds)."""
     net = citation_network()
-    rng = random.Random(7)
     papers = sorted(net.papers.values(), key=lambda paper: paper.title)
     authors = sorted((a for a in net.authors.values() if net.collaborators[a.name]), key=lambda a: a.name)
     pairs = sorted(pair for pair, titles in net.joint_papers.items())
@@ -98,16 +102,25 @@ def drafts() -> list[TaskDraft]:
         return 2 <= len(years) <= 4 and (len(years) == 1 or years[0] < years[1])
 
     earliest = [paper for paper in papers if unique_earliest(paper)]
-    out: list[TaskDraft] = []
-    for round_ in range(3):
-        out.append(_year(rng.choice(papers)))
-        out.append(_venue(rng.choice(papers)))
-        out.append(_collaborators(rng.choice(authors)))
-        out.append(_organisation(rng.choice(authors)))
+    round_ = 0
+    while True:
+        yield _year(rng.choice(papers))
+        yield _venue(rng.choice(papers))
+        yield _collaborators(rng.choice(authors))
+        yield _organisation(rng.choice(authors))
         first, second = rng.choice(pairs)
-        out.append(_joint_count(first, second))
+        yield _joint_count(first, second)
         paper = rng.choice(earliest)
-        out.append(_earliest_cited(paper, list(paper.cites)))
-        if round_ < 2:
-            out.append(_first_author_org(rng.choice(papers)))
-    return out
+        yield _earliest_cited(paper, list(paper.cites))
+        if round_ != 2:
+            yield _first_author_org(rng.choice(papers))
+        round_ += 1
+
+
+def drafts() -> list[TaskDraft]:
+    return list(islice(_stream(random.Random(7)), 20))
+
+
+def training_drafts() -> Iterator[TaskDraft]:
+    """An endless stream of training drafts (the caller leaves out those asking what a shipped task asks)."""
+    return _stream(random.Random("academia-training"))

@@ -1,15 +1,18 @@
-"""The 20 movie tasks: question templates over films and people drawn with a fixed seed."""
+"""The 20 movie tasks: question templates over films and people drawn with a fixed seed; the training drafts:
+the same templates over films drawn with another seed."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from itertools import islice
 
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.grading import AnswerRule
 from agentgym_text.envs.tools.movie.database import Film, film_database
 from agentgym_text.envs.tools.task_builder import TaskDraft
 
-__all__ = ["drafts"]
+__all__ = ["drafts", "training_drafts"]
 
 
 def _search(film: Film) -> Call:
@@ -118,25 +121,34 @@ def _character(film: Film) -> TaskDraft:
     )
 
 
-def drafts() -> list[TaskDraft]:
+def _stream(rng: random.Random) -> Iterator[TaskDraft]:
+    """Drafts taking the eight templates in turn, films drawn with ``rng``."""
     db = film_database()
-    rng = random.Random(5)
     films = sorted(db.films.values(), key=lambda film: film.id)
     # Titles that no other title contains, so a search finds exactly one film.
     unique = [film for film in films if len(db.search_films(film.title)) == 1]
     singles = [_release, _director, _countries, _lead_imdb, _director_birthplace, _character]
-    out: list[TaskDraft] = []
-    for index in range(20):
+    index = 0
+    while True:
         kind = index % 8
+        index += 1
         if kind < len(singles):
-            out.append(singles[kind](rng.choice(unique)))
+            yield singles[kind](rng.choice(unique))
             continue
         while True:
             first, second = rng.sample(unique, 2)
             if kind == 6 and first.budget != second.budget:
-                out.append(_bigger_budget(first, second))
+                yield _bigger_budget(first, second)
                 break
             if kind == 7 and set(first.keywords) & set(second.keywords):
-                out.append(_shared_keywords(first, second))
+                yield _shared_keywords(first, second)
                 break
-    return out
+
+
+def drafts() -> list[TaskDraft]:
+    return list(islice(_stream(random.Random(5)), 20))
+
+
+def training_drafts() -> Iterator[TaskDraft]:
+    """An endless stream of training drafts (the caller leaves out those asking what a shipped task asks)."""
+    return _stream(random.Random("movie-training"))

@@ -1,15 +1,18 @@
-"""The 20 sheet tasks: ten operation templates, each on its own generated product table "SheetN"."""
+"""The 20 sheet tasks: ten operation templates, each on its own generated product table "SheetN"; the training
+drafts: the same templates on tables generated with another seed, named from "Sheet21" on."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from itertools import count, islice
 
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.grading import AnswerRule
 from agentgym_text.envs.tools.sheet.cells import a1, format_value
 from agentgym_text.envs.tools.task_builder import TaskDraft
 
-__all__ = ["drafts", "product_table", "HEADER"]
+__all__ = ["drafts", "training_drafts", "product_table", "HEADER"]
 
 HEADER = ["Product", "Category", "Price", "Quantity", "Discount", "Location", "Rating"]
 _PRODUCTS = {
@@ -192,36 +195,43 @@ def _lowest_rated(table, name):
     )
 
 
-def drafts() -> list[TaskDraft]:
-    rng = random.Random(21)
-    out: list[TaskDraft] = []
-    for index in range(20):
-        name = f"Sheet{index + 1}"
+def _stream(rng: random.Random, first_sheet: int) -> Iterator[TaskDraft]:
+    """Drafts taking the ten templates in turn on tables drawn with ``rng``, named "Sheet<first_sheet>" on."""
+    for index in count():
+        name = f"Sheet{first_sheet + index}"
         table = product_table(rng, rng.randint(5, 8))
         kind = index % 10
         if kind == 0:
-            out.append(_revenue(table, name))
+            yield _revenue(table, name)
         elif kind == 1:
-            out.append(_sort(table, name, _PRICE, descending=True))
+            yield _sort(table, name, _PRICE, descending=True)
         elif kind == 2:
             location = table[rng.randrange(1, len(table))][_LOCATION - 1]
-            out.append(_delete_location(table, name, location))
+            yield _delete_location(table, name, location)
         elif kind == 3:
-            out.append(_reprice(table, name, rng.randrange(2, len(table) + 1), rng.randrange(5, 300) + 0.5))
+            yield _reprice(table, name, rng.randrange(2, len(table) + 1), rng.randrange(5, 300) + 0.5)
         elif kind == 4:
-            out.append(_total_quantity(table, name))
+            yield _total_quantity(table, name)
         elif kind == 5:
-            out.append(_final_price(table, name))
+            yield _final_price(table, name)
         elif kind == 6:
-            out.append(_drop_discount(table, name))
+            yield _drop_discount(table, name)
         elif kind == 7:
-            out.append(_append(table, name, rng))
+            yield _append(table, name, rng)
         elif kind == 8:
             ratings = [row[_RATING - 1] for row in table[1:]]
             while len(set(ratings)) != len(ratings) or min(ratings) == sorted(ratings)[1]:
                 table = product_table(rng, len(table) - 1)
                 ratings = [row[_RATING - 1] for row in table[1:]]
-            out.append(_lowest_rated(table, name))
+            yield _lowest_rated(table, name)
         else:
-            out.append(_sort(table, name, _QUANTITY, descending=False))
-    return out
+            yield _sort(table, name, _QUANTITY, descending=False)
+
+
+def drafts() -> list[TaskDraft]:
+    return list(islice(_stream(random.Random(21), first_sheet=1), 20))
+
+
+def training_drafts() -> Iterator[TaskDraft]:
+    """An endless stream of training drafts (names after the shipped sheets', so no goal repeats a shipped one)."""
+    return _stream(random.Random("sheet-training"), first_sheet=21)

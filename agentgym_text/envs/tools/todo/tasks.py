@@ -1,13 +1,19 @@
-"""The 20 todo tasks: 10 questions (answer graded) and 10 operations (final agenda graded)."""
+"""The 20 todo tasks: 10 questions (answer graded) and 10 operations (final agenda graded); the training drafts:
+the same ten templates over the agenda's other tasks, projects and dates."""
 
 from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Iterator
+from functools import partial
 
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.grading import AnswerRule
 from agentgym_text.envs.tools.task_builder import TaskDraft
-from agentgym_text.envs.tools.todo.seed_data import PROJECTS, TASKS
+from agentgym_text.envs.tools.todo.seed_data import CURRENT_DATE, PROJECTS, TASKS
 
-__all__ = ["drafts"]
+__all__ = ["drafts", "training_drafts"]
 
 _PROJECT_NAME = {pid: name for pid, name, *_ in PROJECTS}
 _GET_PROJECTS = Call("get_projects", {})
@@ -145,3 +151,36 @@ def drafts() -> list[TaskDraft]:
         _complete_shortest("2302"),
         _complete_shortest("2303"),
     ]
+
+
+def _dates() -> list[str]:
+    """The days after the current date up to the agenda's last due date and a few days beyond."""
+    first = dt.date.fromisoformat(CURRENT_DATE)
+    last = max(dt.date.fromisoformat(row[5]) for row in TASKS) + dt.timedelta(days=3)
+    return [(first + dt.timedelta(days=n)).isoformat() for n in range(1, (last - first).days + 1)]
+
+
+def training_drafts() -> Iterator[TaskDraft]:
+    """Every template over every task, project and date of the agenda that changes something (no favourite
+    project favourited again, no due date moved to itself, no deletion of nothing), in a seeded shuffle: a finite
+    stream (the caller leaves out those asking what a shipped task asks)."""
+    tasks = [row[0] for row in TASKS]
+    projects = [row[0] for row in PROJECTS]
+    favourite = {row[0] for row in PROJECTS if row[4]}
+    due = {row[0]: row[5] for row in TASKS}
+    dates = _dates()
+    makers = [
+        *(partial(template, tid) for template in (_due, _duration, _place, _complete) for tid in tasks),
+        *(partial(template, pid) for template in (_most_urgent, _complete_shortest) for pid in projects),
+        *(partial(_favourite, pid) for pid in projects if pid not in favourite),
+        *(partial(_count_before, pid, date) for pid in projects for date in dates),
+        *(
+            partial(_delete_before, pid, date)
+            for pid in projects
+            for date in dates
+            if any(row[1] == pid and row[5] < date for row in TASKS)
+        ),
+        *(partial(_postpone, tid, date) for tid in tasks for date in dates if date != due[tid]),
+    ]
+    random.Random("todo-training").shuffle(makers)
+    return (make() for make in makers)

@@ -1,9 +1,12 @@
-"""The 20 weather tasks: seven question templates, each with a fixed current date and location."""
+"""The 20 weather tasks: seven question templates, each with a fixed current date and location; the training
+drafts: the same templates over other dates, places and day counts (another seed, wider ranges)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Iterator
+from itertools import islice
 
 from agentgym_text.envs.tools.actions import Call
 from agentgym_text.envs.tools.grading import AnswerRule
@@ -11,7 +14,7 @@ from agentgym_text.envs.tools.task_builder import TaskDraft
 from agentgym_text.envs.tools.weather.cities import CITIES, City
 from agentgym_text.envs.tools.weather.climate import daily_weather
 
-__all__ = ["drafts"]
+__all__ = ["drafts", "training_drafts"]
 
 _COLD = ("Moscow", "Montreal", "Anchorage", "Stockholm", "Oslo", "Chicago", "Toronto", "Beijing", "Seoul")
 
@@ -122,11 +125,11 @@ def _air_level(today: dt.date, here: City, city: City) -> TaskDraft:
     )
 
 
-def _warmest_day(today: dt.date, here: City) -> TaskDraft:
-    start, end = today - dt.timedelta(days=7), today - dt.timedelta(days=1)
+def _warmest_day(today: dt.date, here: City, days: int) -> TaskDraft:
+    start, end = today - dt.timedelta(days=days), today - dt.timedelta(days=1)
     return TaskDraft(
-        goal="On which day of the last 7 days (not counting today) was the maximum temperature highest in my "
-        "current city? Answer with the date as YYYY-MM-DD.",
+        goal=f"On which day of the last {days} days (not counting today) was the maximum temperature highest in "
+        "my current city? Answer with the date as YYYY-MM-DD.",
         calls=[
             _DATE,
             _WHERE,
@@ -153,39 +156,50 @@ def _snowfall(today: dt.date, here: City, city: City) -> TaskDraft:
     )
 
 
-def _unique_warmest(today: dt.date, city: City) -> bool:
+def _unique_warmest(today: dt.date, city: City, days: int) -> bool:
     highs = sorted(
-        (daily_weather(city, today - dt.timedelta(days=k)).temperature_max for k in range(1, 8)), reverse=True
+        (daily_weather(city, today - dt.timedelta(days=k)).temperature_max for k in range(1, days + 1)), reverse=True
     )
     return highs[0] > highs[1]
 
 
-def drafts() -> list[TaskDraft]:
-    rng = random.Random(11)
+def _stream(rng: random.Random, training: bool) -> Iterator[TaskDraft]:
+    """Drafts taking the seven templates in turn; ``training`` widens the day counts and the snow winters."""
     by_name = {city.name: city for city in CITIES}
-    out: list[TaskDraft] = []
-    for index in range(20):
+    index = 0
+    while True:
         today = dt.date(2023, 1, 10) + dt.timedelta(days=rng.randrange(700))
         here, other = rng.sample(CITIES, 2)
         template = index % 7
+        index += 1
         if template == 0:
-            out.append(_average_temperature(today, here, other, rng.randint(3, 7)))
+            yield _average_temperature(today, here, other, rng.randint(2, 14) if training else rng.randint(3, 7))
         elif template == 1:
-            out.append(_rain_forecast(today, here, rng.randint(3, 10)))
+            yield _rain_forecast(today, here, rng.randint(2, 14) if training else rng.randint(3, 10))
         elif template == 2:
             first, second = sorted(rng.sample(CITIES, 2), key=lambda city: city.name)
             while first.elevation == second.elevation:
                 first, second = sorted(rng.sample(CITIES, 2), key=lambda city: city.name)
-            out.append(_higher(today, here, first, second))
+            yield _higher(today, here, first, second)
         elif template == 3:
-            out.append(_distance(today, here, other))
+            yield _distance(today, here, other)
         elif template == 4:
-            out.append(_air_level(today, here, other))
+            yield _air_level(today, here, other)
         elif template == 5:
-            while not _unique_warmest(today, here):
+            days = rng.randint(3, 10) if training else 7
+            while not _unique_warmest(today, here, days):
                 today += dt.timedelta(days=1)
-            out.append(_warmest_day(today, here))
+            yield _warmest_day(today, here, days)
         else:
-            winter = dt.date(2024, 1, 25) + dt.timedelta(days=rng.randrange(30))
-            out.append(_snowfall(winter, here, by_name[rng.choice(_COLD)]))
-    return out
+            winter = dt.date(2023 if training and rng.random() < 0.5 else 2024, 1, 25)
+            winter += dt.timedelta(days=rng.randrange(30))
+            yield _snowfall(winter, here, by_name[rng.choice(_COLD)])
+
+
+def drafts() -> list[TaskDraft]:
+    return list(islice(_stream(random.Random(11), training=False), 20))
+
+
+def training_drafts() -> Iterator[TaskDraft]:
+    """An endless stream of training drafts (the caller leaves out those asking what a shipped task asks)."""
+    return _stream(random.Random("weather-training"), training=True)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import calendar
 import random
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import closing
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -41,6 +42,7 @@ __all__ = [
     "goto",
     "stop",
     "rng_for",
+    "draw_round",
     "money_variants",
     "month_label",
     "order_number",
@@ -254,9 +256,25 @@ def stop(answer: str = "") -> dict:
     return {"action": "stop", "answer": answer}
 
 
+_DRAW_ROUND: ContextVar[int] = ContextVar("webarena_draw_round", default=0)
+
+
+@contextmanager
+def draw_round(number: int) -> Iterator[None]:
+    """Inside, every template draws with the seeds of round ``number`` (0, the default, draws the shipped tasks;
+    the training split draws rounds 1, 2, ...)."""
+    token = _DRAW_ROUND.set(number)
+    try:
+        yield
+    finally:
+        _DRAW_ROUND.reset(token)
+
+
 def rng_for(template_id: int) -> random.Random:
-    """The random draws of one template: the same in every run and independent of the other templates'."""
-    return random.Random(f"webarena-template-{template_id}")
+    """The random draws of one template in the current ``draw_round``: the same in every run and independent of
+    the other templates' and of the other rounds'."""
+    number = _DRAW_ROUND.get()
+    return random.Random(f"webarena-template-{template_id}" + (f"-round-{number}" if number else ""))
 
 
 def money_variants(amount: float) -> str:
