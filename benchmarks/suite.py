@@ -3,7 +3,8 @@
 For each slot count (``--slots``) it runs ``agentgym-text eval --agent openai --envs <ids> --tasks <tasks>
 --num-envs N`` in a subprocess (only the CLI: the script measures whatever the runner does) and prints the wall
 time, the user and system CPU of the runner's whole process tree (``getrusage(RUSAGE_CHILDREN)``: the runner, its
-worker processes, JVMs, Chromium and Playwright drivers once they have exited), the peak memory of that tree (RSS
+worker processes, JVMs, Chromium and Playwright drivers, each once it has exited and been waited for; a process
+left to init is missing there, so the sampled figure below is printed beside it), the peak memory of that tree (RSS
 and PSS summed over every process under the runner, sampled every ``--sample-s`` seconds from /proc), the
 episodes played against those planned, the CLI's exit code, and per family the episodes, steps and CPU per step.
 
@@ -12,12 +13,13 @@ after ``--latency-ms`` with a plausible action of the request's family (told by 
 short fixed list by a hash of the prompt: not the expert, so most episodes run to their step budget (the most
 steps a run can make), some actions are refused, and episodes are the same in every run.
 
-CPU per step per family: every ``--sample-s`` the sampler reads the tree's CPU (utime, stime and the waited
-children's, from /proc) and the rows appended to ``trajectories.jsonl`` since the last sample; the CPU of the
-interval goes to the families in proportion to their new steps (CPU of intervals without steps, such as an
-engine's start-up, goes to the next steps; the runner's own start-up, before the first step, is shown apart). While the runner plays one id after another each interval is one family's; when
-ids are mixed in one interval the split is by step count, an approximation. "after the last step" is the tree's
-CPU the sampler could not give to a step (shutdown, and what ran after the last sample).
+CPU per step per family: every ``--sample-s`` the sampler reads the CPU (utime + stime, from /proc) of each process
+in the tree (a process counts up to its last sample; "sampled" is their sum) and the rows appended to
+``trajectories.jsonl`` since the last sample; the CPU of the interval goes to the families in proportion to their
+new steps. CPU of intervals without steps (an engine's start-up) goes to the next steps; the runner's own start-up,
+before the first step (with the first id's engine start), is shown apart, and "after the last step" is the sampled
+CPU no step took (shutdown). While the runner plays one id after another each interval is one family's; when ids
+are mixed in one interval the split is by step count, an approximation.
 
     AGENTGYM_TEXT_JERICHO_DIR=../shared/jericho-game-suite .venv/bin/python benchmarks/suite.py \\
         [--slots 16,32,64] [--latency-ms 100] [--envs ID,ID] [--tasks all|quick|N] [--keep DIR]
@@ -121,16 +123,16 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
-def tree_cpu_s(pid: int) -> float:
-    """User + system CPU seconds of the live tree under ``pid``, with each process's waited children."""
-    total = 0
+def tree_cpu_s(pid: int) -> dict[tuple[int, int], float]:
+    """Own user + system CPU seconds of each live process under ``pid``, by (pid, start time)."""
+    found = {}
     for current in _tree(pid):
         try:
             fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += sum(int(value) for value in fields[11:15])  # utime, stime, cutime, cstime
-    return total / _CLK_TCK
+        found[current, int(fields[19])] = (int(fields[11]) + int(fields[12])) / _CLK_TCK  # utime + stime
+    return found
 
 
 class TreeSampler:
@@ -147,7 +149,8 @@ class TreeSampler:
         self.steps_by_id: Counter[str] = Counter()
         self._offset = 0
         self._partial = b""
-        self._last_cpu = 0.0
+        self._cpu_seen: dict[tuple[int, int], float] = {}
+        self.sampled_cpu = 0.0
         self._pending = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tree-sampler", daemon=True)
@@ -184,9 +187,11 @@ class TreeSampler:
     def sample(self) -> None:
         rss, pss = memory_tree_mib(self.pid)
         self.peak_rss, self.peak_pss = max(self.peak_rss, rss), max(self.peak_pss, pss)
-        cpu = tree_cpu_s(self.pid)
-        self._pending += max(0.0, cpu - self._last_cpu)
-        self._last_cpu = max(cpu, self._last_cpu)
+        for process, cpu in tree_cpu_s(self.pid).items():  # a process's CPU counts up to its last sample
+            delta = max(0.0, cpu - self._cpu_seen.get(process, 0.0))
+            self._cpu_seen[process] = cpu
+            self._pending += delta
+            self.sampled_cpu += delta
         counts = self._new_rows()
         steps = sum(counts.values())
         if steps and not self.steps_by_id:  # the runner's start-up (imports, planning) is no family's
@@ -233,6 +238,7 @@ def run_suite(
         "reasons": Counter(row["finish_reason"] for row in episodes),
         "cpu_by_id": sampler.cpu_by_id,
         "startup_cpu": sampler.startup_cpu,
+        "sampled_cpu": sampler.sampled_cpu,
         "log": out.parent / f"{out.name}.log",
     }
 
@@ -257,9 +263,9 @@ def _print(row: dict[str, Any], planned: dict[str, int], latency_ms: float) -> N
     cpu = row["user"] + row["sys"]
     print(
         f"{row['slots']} slots, {latency_ms:.0f} ms server: wall {row['wall']:.1f} s, CPU {row['user']:.1f} s user + "
-        f"{row['sys']:.1f} s system ({1000 * cpu / max(steps, 1):.1f} ms a step), peak RSS {row['peak_rss'] / 1024:.2f}"
-        f" GiB, PSS {row['peak_pss'] / 1024:.2f} GiB, episodes {played}/{sum(planned.values())}, steps {steps}, "
-        f"exit {row['code']}"
+        f"{row['sys']:.1f} s system ({1000 * cpu / max(steps, 1):.1f} ms a step; sampled {row['sampled_cpu']:.1f} s), "
+        f"peak RSS {row['peak_rss'] / 1024:.2f} GiB, PSS {row['peak_pss'] / 1024:.2f} GiB, episodes "
+        f"{played}/{sum(planned.values())}, steps {steps}, exit {row['code']}"
     )
     print(f"  {'env id':<28} {'episodes':>9} {'steps':>6} {'CPU s':>7} {'CPU ms/step':>11}")
     for env_id, count in planned.items():
@@ -268,7 +274,7 @@ def _print(row: dict[str, Any], planned: dict[str, int], latency_ms: float) -> N
         per_step = f"{1000 * cpu_here / steps_here:11.1f}" if steps_here else f"{'-':>11}"
         print(f"  {env_id:<28} {row['episodes'][env_id]:>4}/{count:<4} {steps_here:>6} {cpu_here:>7.1f} {per_step}")
     print(f"  {'before the first step':<28} {'':>9} {'':>6} {row['startup_cpu']:>7.1f}")
-    rest = cpu - sum(row["cpu_by_id"].values()) - row["startup_cpu"]
+    rest = row["sampled_cpu"] - sum(row["cpu_by_id"].values()) - row["startup_cpu"]
     print(f"  {'after the last step':<28} {'':>9} {'':>6} {rest:>7.1f}")
     others = {reason: n for reason, n in row["reasons"].items() if reason in ("engine_error", "agent_error")}
     if others or row["code"] != 0:

@@ -67,7 +67,7 @@ class BabyAIWorld:
         self.terminated = False
         self.success = False
         self.low_level_steps = 0
-        self._reach: tuple[tuple, Reachability] | None = None
+        self._reach: tuple[Perception, int, tuple, Reachability] | None = None
         self._grid_version = 0  # bumped by every action that can change the grid (pickup, drop, toggle)
         self._build = True  # False while only listing: feasibility without building action lists
         self._admissible: tuple[int, list[str]] | None = None
@@ -153,12 +153,18 @@ class BabyAIWorld:
         return (x, y)
 
     def reach(self) -> Reachability:
-        # what the search reads: the agent's cell, the seen cells and the grid (a turn changes none of them)
         perception = self.perception
-        key = (perception, perception.seen_version, self._grid_version, agent_cell(self.env))
-        if self._reach is None or self._reach[0] != key:
-            self._reach = (key, reachability(self.env, perception.seen_cells))
-        return self._reach[1]
+        cached = self._reach
+        if cached is not None and cached[0] is perception and cached[1] == perception.version:
+            return cached[3]  # nothing has happened since (every low-level step updates the perception)
+        # what the search reads: the agent's cell, the seen cells and the grid (a turn changes none of them)
+        key = (perception.seen_version, self._grid_version, agent_cell(self.env))
+        if cached is not None and cached[0] is perception and cached[2] == key:
+            reach = cached[3]
+        else:
+            reach = reachability(self.env, perception.seen_cells)
+        self._reach = (perception, perception.version, key, reach)
+        return reach
 
     # ---- checking commands ---------------------------------------------------------------------------
     def check(self, command: Command) -> Plan | Refusal:
