@@ -16,6 +16,8 @@ Run: .venv/bin/python benchmarks/babyai.py [--level GoToLocal] [--episodes 300] 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import statistics
 import time
 
@@ -24,7 +26,7 @@ import numpy as np
 
 import agentgym_text  # noqa: F401  (registers the ids)
 from agentgym_text.envs.babyai.env import BabyAIEnv
-from agentgym_text.envs.babyai.levels import engine_id, quiet_stdout
+from agentgym_text.envs.babyai.levels import engine_id
 
 __all__ = ["engine_seed", "compare_throughput", "goto_latencies_ms", "listing_costs_ms"]
 
@@ -36,6 +38,11 @@ def engine_seed(seed: int) -> int:
     return int(np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed))).integers(2**31 - 1))
 
 
+def _quiet():
+    """minigrid's level generation prints rejected samples to stdout (the text env's engine logs them instead)."""
+    return contextlib.redirect_stdout(io.StringIO())
+
+
 def _actions(episode: int, steps: int) -> list[int]:
     # mostly moves, like an exploring agent; pickup/drop/toggle now and then
     rng = np.random.default_rng([7, episode])
@@ -43,7 +50,7 @@ def _actions(episode: int, steps: int) -> list[int]:
 
 
 def _make_pair(level: str, unwrapped: bool, list_admissible: bool):
-    with quiet_stdout():
+    with _quiet():
         raw = gym.make(engine_id(level))
     if unwrapped:
         return raw.unwrapped, BabyAIEnv(level=level, list_admissible_actions=list_admissible)
@@ -65,7 +72,7 @@ def compare_throughput(
     raw_time = text_time = 0.0
     raw_steps = text_steps = 0
     for episode in range(episodes):
-        with quiet_stdout():
+        with _quiet():
             raw.reset(seed=engine_seed(episode))
         text.reset(seed=episode)
         _same_instance(raw, text)
@@ -128,8 +135,9 @@ def goto_latencies_ms(episodes: int, explore_steps: int = 0) -> tuple[list[float
 
 
 def listing_costs_ms(level: str | None, episodes: int, steps: int = 30) -> list[float]:
-    """CPU time of listing the admissible actions after each random valid step (the list recomputed each time)."""
-    env = BabyAIEnv(level=level, list_admissible_actions=False)
+    """CPU time of listing the admissible actions after each random valid step (the list recomputed each time), in
+    this package's text (AgentBoard's text lists the actions its view computed for the description)."""
+    env = BabyAIEnv(level=level, list_admissible_actions=False, text_format="clear")
     rng = np.random.default_rng(0)
     costs = []
     for episode in range(episodes):

@@ -94,11 +94,11 @@ def agent_cell(env) -> tuple[int, int]:
     return int(env.agent_pos[0]), int(env.agent_pos[1])
 
 
-def reachability(env, seen) -> Reachability:
-    """BFS from the agent's cell over seen, passable cells (what high-level commands may use)."""
+def reachability(env, seen_cells: list[bool]) -> Reachability:
+    """BFS from the agent's cell over seen, passable cells (what high-level commands may use); ``seen_cells`` is
+    row-major like ``grid.grid``."""
     grid = env.grid
-    seen_flat = seen.T.ravel().tolist()  # row-major (y, x) like grid.grid
-    open_cells = [known and is_passable(obj) for known, obj in zip(seen_flat, grid.grid)]
+    open_cells = [known and is_passable(obj) for known, obj in zip(seen_cells, grid.grid)]
     return bfs(grid.width, grid.height, agent_cell(env), open_cells)
 
 

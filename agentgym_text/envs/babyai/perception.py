@@ -86,6 +86,9 @@ class ObjectNames:
     def count(self, base: str) -> int:
         return self._counts.get(base, 0)
 
+    def __len__(self) -> int:
+        return len(self._obj_by_name)
+
 
 def _name_key(name: str) -> tuple[str, int]:
     base, _, number = name.rpartition(" ")
@@ -99,6 +102,9 @@ class Perception:
         self.width = width
         self.height = height
         self.seen = np.zeros((width, height), dtype=bool)
+        self.seen_cells: list[bool] = [False] * (width * height)
+        """``seen`` as a flat row-major list (index ``y * width + x``, like ``grid.grid``)."""
+        self.seen_version = 0  # bumped when a cell is seen for the first time
         self.names = ObjectNames()
         self.version = 0
         self.visible: list[VisibleObject] = []
@@ -127,17 +133,20 @@ class Perception:
             else:
                 cells[k] = _OUTSIDE
         mask = _visibility(cells)
-        seen = self.seen
+        seen, seen_cells = self.seen, self.seen_cells
         found = []
-        for k in _SCAN:
+        for k in _SCAN:  # the agent's own cell is the scan's last
             if not (mask[k] and inside[k]):
                 continue
             x, y = xs[k] + x0, ys[k] + y0
-            seen[x, y] = True
+            index = y * width + x
+            if not seen_cells[index]:
+                seen_cells[index] = True
+                seen[x, y] = True
+                self.seen_version += 1
             obj = cells[k]
             if obj is not None and obj.type in NAMED_TYPES and k != _AGENT_K:
                 found.append(VisibleObject(self.names.name(obj), obj, (x, y), _FORWARD_FLAT[k], _RIGHT_FLAT[k]))
-        seen[x0, y0] = True
         self.visible = found
         self._mask = mask
         self._cells = cells

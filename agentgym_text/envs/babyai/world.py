@@ -16,6 +16,7 @@ from agentgym_text.envs.babyai.engine_fixes import fix_strict_sequences
 from agentgym_text.envs.babyai.events import Event, View
 from agentgym_text.envs.babyai.levels import make_engine
 from agentgym_text.envs.babyai.navigation import (
+    DIR_VECS,
     DROP,
     FORWARD,
     LEFT,
@@ -24,6 +25,7 @@ from agentgym_text.envs.babyai.navigation import (
     TOGGLE,
     Plan,
     Reachability,
+    agent_cell,
     crossing_neighbours,
     face_plan,
     is_passable,
@@ -65,9 +67,11 @@ class BabyAIWorld:
         self.terminated = False
         self.success = False
         self.low_level_steps = 0
-        self._reach: tuple[int, Reachability] | None = None
+        self._reach: tuple[Perception, int, tuple, Reachability] | None = None
+        self._grid_version = 0  # bumped by every action that can change the grid (pickup, drop, toggle)
         self._build = True  # False while only listing: feasibility without building action lists
         self._admissible: tuple[int, list[str]] | None = None
+        self._candidates: tuple[Perception, int, list[tuple[Command, str, tuple[str, object] | None]]] | None = None
 
     # ---- lifecycle -------------------------------------------------------------------------------------
     def reset(self, seed: int) -> None:
@@ -81,7 +85,9 @@ class BabyAIWorld:
         self.success = False
         self.low_level_steps = 0
         self._reach = None
+        self._grid_version += 1
         self._admissible = None
+        self._candidates = None
 
     @property
     def mission(self) -> str:
@@ -96,6 +102,8 @@ class BabyAIWorld:
         finally:
             del env.gen_obs
         self.low_level_steps += 1
+        if action in (PICKUP, DROP, TOGGLE):  # in BabyAI only these change the grid (turns and moves do not)
+            self._grid_version += 1
         if action == TOGGLE:  # an opened box leaves its content, placed without a position
             self._fix_positions()
         self.perception.update(env)
@@ -125,9 +133,14 @@ class BabyAIWorld:
         name = self.perception.names.known(obj) or f"{obj.color} {obj.type}"
         return object_label(name, obj)
 
+    def front_cell(self) -> tuple[int, int]:
+        """The cell in front of the agent (minigrid's ``front_pos`` as ints, without its numpy arithmetic)."""
+        env = self.env
+        dx, dy = DIR_VECS[env.agent_dir]
+        return int(env.agent_pos[0]) + dx, int(env.agent_pos[1]) + dy
+
     def front(self):
-        x, y = self.env.front_pos
-        return self.env.grid.get(int(x), int(y))
+        return self.env.grid.get(*self.front_cell())
 
     def position_of(self, obj) -> tuple[int, int] | None:
         """Where ``obj`` lies in the grid, or None if it is carried or gone (an opened box)."""
@@ -140,10 +153,18 @@ class BabyAIWorld:
         return (x, y)
 
     def reach(self) -> Reachability:
-        version = self.perception.version
-        if self._reach is None or self._reach[0] != version:
-            self._reach = (version, reachability(self.env, self.perception.seen))
-        return self._reach[1]
+        perception = self.perception
+        cached = self._reach
+        if cached is not None and cached[0] is perception and cached[1] == perception.version:
+            return cached[3]  # nothing has happened since (every low-level step updates the perception)
+        # what the search reads: the agent's cell, the seen cells and the grid (a turn changes none of them)
+        key = (perception.seen_version, self._grid_version, agent_cell(self.env))
+        if cached is not None and cached[0] is perception and cached[2] == key:
+            reach = cached[3]
+        else:
+            reach = reachability(self.env, perception.seen_cells)
+        self._reach = (perception, perception.version, key, reach)
+        return reach
 
     # ---- checking commands ---------------------------------------------------------------------------
     def check(self, command: Command) -> Plan | Refusal:
@@ -153,7 +174,9 @@ class BabyAIWorld:
         resolved = self.resolve(command)
         if isinstance(resolved, Refusal):
             return resolved
-        name, obj = resolved
+        return self._check_named(command.kind, *resolved)
+
+    def _check_named(self, kind: str, name: str, obj) -> Plan | Refusal:
         pos = self.position_of(obj)
         if pos is None:
             if self.env.carrying is obj:
@@ -164,7 +187,7 @@ class BabyAIWorld:
             "pickup": self._check_pickup,
             "go_through": self._check_go_through,
             "toggle_through": self._check_toggle_through,
-        }[command.kind]
+        }[kind]
         return handler(name, obj, pos)
 
     def resolve(self, command: Command) -> tuple[str, object] | Refusal:
@@ -238,8 +261,7 @@ class BabyAIWorld:
         )
 
     def _facing(self, pos: tuple[int, int]) -> bool:
-        front = self.env.front_pos
-        return int(front[0]) == pos[0] and int(front[1]) == pos[1]
+        return self.front_cell() == pos
 
     def _check_goto(self, name: str, obj, pos: tuple[int, int]) -> Plan | Refusal:
         if self._facing(pos):
@@ -269,8 +291,7 @@ class BabyAIWorld:
         agent = (int(self.env.agent_pos[0]), int(self.env.agent_pos[1]))
         if agent == pos:
             ahead = self.front()
-            front = (int(self.env.front_pos[0]), int(self.env.front_pos[1]))
-            if front in crossing_neighbours(self.env.grid, pos) and ahead is None:
+            if self.front_cell() in crossing_neighbours(self.env.grid, pos) and ahead is None:
                 return Plan([FORWARD])
             return Refusal(
                 f"You are standing in the {name}; face the room you want to enter and move forward.",
@@ -331,9 +352,21 @@ class BabyAIWorld:
 
     def candidate_commands(self) -> list[Command]:
         """Every command worth checking now: the six low-level ones and high-level ones on known objects."""
-        commands = [Command(kind) for kind in ("left", "right", "forward", "pickup", "drop", "toggle")]
-        for name in self.perception.names.names():
-            obj = self.perception.names.get(name)
+        return [command for command, _, _ in self._candidate_list()]
+
+    def _candidate_list(self) -> list[tuple[Command, str, tuple[str, object] | None]]:
+        """(command, its text, the (name, object) it targets) for each candidate; rebuilt only when a new object
+        has been named (names are never taken back within an episode)."""
+        perception = self.perception
+        count = len(perception.names)
+        if self._candidates is not None and self._candidates[0] is perception and self._candidates[1] == count:
+            return self._candidates[2]
+        candidates: list[tuple[Command, str, tuple[str, object] | None]] = []
+        for kind in ("left", "right", "forward", "pickup", "drop", "toggle"):
+            command = Command(kind)
+            candidates.append((command, command.text(), None))
+        for name in perception.names.names():
+            obj = perception.names.get(name)
             base, _, number = name.rpartition(" ")
             index = int(number)
             if obj.type == "door":
@@ -342,8 +375,11 @@ class BabyAIWorld:
                 kinds = ("goto", "pickup")
             else:
                 kinds = ("goto",)
-            commands += [Command(kind, target=base, index=index) for kind in kinds]
-        return commands
+            for kind in kinds:
+                command = Command(kind, target=base, index=index)
+                candidates.append((command, command.text(), (name, obj)))
+        self._candidates = (perception, count, candidates)
+        return candidates
 
     def admissible(self) -> list[str]:
         """Exactly the commands ``check`` accepts now, in their canonical spelling."""
@@ -352,7 +388,15 @@ class BabyAIWorld:
             return list(self._admissible[1])
         self._build = False
         try:
-            listed = [command.text() for command in self.candidate_commands() if isinstance(self.check(command), Plan)]
+            # a candidate names its object exactly as ``resolve`` would find it, so the check starts after resolving
+            listed = [
+                text
+                for command, text, named in self._candidate_list()
+                if isinstance(
+                    self._check_low_level(command.kind) if named is None else self._check_named(command.kind, *named),
+                    Plan,
+                )
+            ]
         finally:
             self._build = True
         self._admissible = (version, listed)
