@@ -22,13 +22,18 @@ from agentgym_text.agents.base import Agent, Decision, Turn
 from agentgym_text.agents.protocols import AgentProtocol, Dialogue, Opening
 from agentgym_text.core.actions import unwrap_action
 from agentgym_text.core.info import HELP_ACTION, FinishReason
-from agentgym_text.core.registry import reads_whole_replies
+from agentgym_text.core.registry import get_entry, reads_whole_replies
 
-__all__ = ["DemonstratorAgent", "DemoTurn", "reply_text", "reads_as", "REPLY_MISMATCH"]
+__all__ = ["DemonstratorAgent", "DemoTurn", "reply_text", "reads_as", "REPLY_MISMATCH", "AGENTBENCH_MARKERS"]
 
 REPLY_MISMATCH = "reply_mismatch"
 """A ``Decision.error``: the protocol did not read the expert's reply back as the expert's action (the episode ends
 with ``invalid_format`` and is not a demonstration)."""
+
+
+AGENTBENCH_MARKERS = {"webshop": "Action: ", "alfworld": "ACTION: "}
+"""AgentBench task servers whose replies mark the action and whose envs' actions do not carry the marker (the
+others' env actions are already in their reply format: DB's and OS's blocks, KG's calls, LTP's questions)."""
 
 
 @dataclass(frozen=True)
@@ -41,16 +46,22 @@ class DemoTurn:
     detour: bool = False
 
 
-def reply_text(protocol: str, action: str, *, whole: bool = False) -> str:
-    """The reply a model speaking ``protocol`` writes to take ``action``: the action itself where the reply is the
-    action (AgentBench's task formats, which the env's actions already are; ids that read whole replies), else
+def reply_text(protocol: str, action: str, *, whole: bool = False, agentbench_task: str | None = None) -> str:
+    """The reply a model speaking ``protocol`` writes to take ``action``: under ``agentbench``, the action with its
+    task server's marker where the env's action lacks it (``AGENTBENCH_MARKERS``), else the action itself (the
+    env's actions are in the servers' formats); the action itself for ids that read whole replies; else
     ``Action: <action>`` (ours: the format line of every request; AgentBoard: its parser's marker, which ReAct
     replies must start with). The expert gives no thought, so ReAct-style replies have none either.
 
-    >>> reply_text("ours", "guess 0123"), reply_text("agentbench", "Act: finish")
+    >>> reply_text("ours", "guess 0123"), reply_text("agentbench", "Act: finish", agentbench_task="os_interaction")
     ('Action: guess 0123', 'Act: finish')
+    >>> reply_text("agentbench", "search[red shoes]", agentbench_task="webshop")
+    'Action: search[red shoes]'
     """
-    if whole or protocol == "agentbench":
+    if protocol == "agentbench":
+        marker = AGENTBENCH_MARKERS.get(agentbench_task or "", "")
+        return action if action.startswith(marker) else marker + action
+    if whole:
         return action
     return f"Action: {action}"
 
@@ -133,7 +144,12 @@ class DemonstratorAgent(Agent):
         if request.finish_reason:
             return Decision(action="", error=request.note or request.finish_reason, finish_reason=request.finish_reason)
         action, detour = self._choose(turn, episode.rng)
-        reply = reply_text(self.protocol.name, action, whole=reads_whole_replies(turn.env_id))
+        reply = reply_text(
+            self.protocol.name,
+            action,
+            whole=reads_whole_replies(turn.env_id),
+            agentbench_task=get_entry(turn.env_id).agentbench_task,
+        )
         reading = episode.dialogue.read(reply)
         if reading.again or reading.finish_reason or not reads_as(reading.action, action):
             episode.mismatch = f"{reply!r} was read as {reading}"

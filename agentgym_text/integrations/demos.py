@@ -65,6 +65,8 @@ class DemoConfig:
     split: str = "train"
     protocol: str = "ours"
     style: str = "vanilla"
+    history_tokens: int = 3000
+    """With ``ours``: the history window's size (as ``LLMConfig.history_tokens``)."""
     mix: Mapping[str, float] | None = None
     detours: float = 0.0
     all_episodes: bool = False
@@ -190,6 +192,7 @@ def make_demos(config: DemoConfig, out: str | Path) -> DemoResult:
     protocol = make_protocol(
         config.protocol,
         style=config.style,
+        history_tokens=config.history_tokens,
         agentboard_dir=config.agentboard_dir,
         agentbench_dir=config.agentbench_dir,
     )
