@@ -486,9 +486,7 @@ def _add_demos_arguments(command: argparse.ArgumentParser) -> None:
         help="per step, with probability P (seeded), a random admissible action instead of the expert's; those "
         "turns are marked (weight 0) and the expert recovers",
     )
-    command.add_argument(
-        "--all-episodes", action="store_true", help="also write the episodes the expert did not solve"
-    )
+    command.add_argument("--all-episodes", action="store_true", help="also write the episodes the expert did not solve")
     command.add_argument("--seed", type=int, default=0, help="seed of the detours (default 0)")
     command.add_argument("--num-envs", type=int, default=1, help="concurrent episodes per env id (slots)")
     command.add_argument(

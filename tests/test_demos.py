@@ -208,6 +208,9 @@ def test_cli_writes_demos_and_refuses_bad_options(tmp_path, capsys):
     code = main(["demos", "--envs", "AgentQuest/Mastermind-v0", "--episodes", "2", "--out", str(out), "--quiet"])
     assert code == 0 and len(list(read_jsonl(out / DEMOS))) > 0
     assert "2 of 2 solved" in capsys.readouterr().out
-    assert main(["demos", "--envs", "AgentQuest/Mastermind-v0", "--episodes", "2", "--out", str(out), "--detours", "1"]) == 2
+    assert (
+        main(["demos", "--envs", "AgentQuest/Mastermind-v0", "--episodes", "2", "--out", str(out), "--detours", "1"])
+        == 2
+    )
     assert main(["demos", "--envs", "AgentBoard/Jericho-v0", "--episodes", "2", "--out", str(out)]) == 2
     assert "no training split" in capsys.readouterr().err

@@ -223,9 +223,7 @@ def make_demos(config: DemoConfig, out: str | Path) -> DemoResult:
     return _write_demos(config, out, keys, run, counts)
 
 
-def _write_demos(
-    config: DemoConfig, out: Path, keys: list[str], run: RunResult, counts: dict[str, int]
-) -> DemoResult:
+def _write_demos(config: DemoConfig, out: Path, keys: list[str], run: RunResult, counts: dict[str, int]) -> DemoResult:
     episodes = {row.get("key"): row for row in read_jsonl(out / EPISODES)}
     dialogues = {row.get("key"): row for row in read_jsonl(out / DIALOGUES)}  # the last one of a key wins
     result = DemoResult(out, run, counts)
@@ -241,7 +239,9 @@ def _write_demos(
                 result.mismatches.append(f"{key}: {dialogue['mismatch']}")
             if not (episode.get("success") or config.all_episodes):
                 continue
-            rows = demo_rows(dialogue["turns"], episode, split=config.split, protocol=config.protocol, style=config.style)
+            rows = demo_rows(
+                dialogue["turns"], episode, split=config.split, protocol=config.protocol, style=config.style
+            )
             result.written += 1
             result.rows += len(rows)
             for row in rows:
