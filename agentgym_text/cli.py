@@ -448,6 +448,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_slot_arguments(command: argparse.ArgumentParser, vector_mode_help: str) -> None:
+    command.add_argument("--num-envs", type=int, default=1, help="concurrent episodes per env id (slots)")
+    command.add_argument("--vector-mode", choices=("sync", "async"), default="sync", help=vector_mode_help)
+
+
 def _add_demos_arguments(command: argparse.ArgumentParser) -> None:
     from agentgym_text.agents.prompts import STYLES
     from agentgym_text.agents.protocols import AGENTBENCH_DIR_SETTING, AGENTBOARD_DIR_SETTING, PROTOCOLS
@@ -488,13 +493,7 @@ def _add_demos_arguments(command: argparse.ArgumentParser) -> None:
     )
     command.add_argument("--all-episodes", action="store_true", help="also write the episodes the expert did not solve")
     command.add_argument("--seed", type=int, default=0, help="seed of the detours (default 0)")
-    command.add_argument("--num-envs", type=int, default=1, help="concurrent episodes per env id (slots)")
-    command.add_argument(
-        "--vector-mode",
-        choices=("sync", "async"),
-        default="sync",
-        help="each env in this process (sync) or in a worker process (async)",
-    )
+    _add_slot_arguments(command, "each env in this process (sync) or in a worker process (async)")
     command.add_argument(
         "--agentboard-dir",
         default=None,
@@ -517,13 +516,7 @@ def _add_eval_arguments(command: argparse.ArgumentParser) -> None:
         "--tasks", default="quick", help="'all', 'quick' (2 easy + 2 hard per env), N (first N), 'i:j', or task ids"
     )
     command.add_argument("--max-steps", type=int, default=None, help="step budget (default: per task)")
-    command.add_argument("--num-envs", type=int, default=1, help="concurrent episodes per env id (slots)")
-    command.add_argument(
-        "--vector-mode",
-        choices=("sync", "async"),
-        default="sync",
-        help="with --backend local: each env in this process (sync) or in a worker process (async)",
-    )
+    _add_slot_arguments(command, "with --backend local: each env in this process (sync) or in a worker process (async)")
     command.add_argument(
         "--backend",
         choices=("local", "ray"),

@@ -55,6 +55,23 @@ def make_tokenizer() -> PreTrainedTokenizerFast:
     return fast
 
 
+def tiny_qwen3_config(tokenizer: PreTrainedTokenizerFast) -> Qwen3Config:
+    """A one-layer Qwen3 of width 32 over ``tokenizer``'s vocabulary."""
+    return Qwen3Config(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        head_dim=16,
+        max_position_embeddings=32768,
+        pad_token_id=tokenizer.pad_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        bos_token_id=tokenizer.pad_token_id,
+    )
+
+
 class ScriptedQwen3(Qwen3ForCausalLM):
     """A real (tiny) Qwen3 whose ``generate`` writes what ``script(prompt_text)`` says."""
 
@@ -135,19 +152,7 @@ def test_two_grpo_steps_with_the_env_factory(tmp_path, env_id, env_kwargs, split
     )
 
     tokenizer = make_tokenizer()
-    config = Qwen3Config(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        num_key_value_heads=1,
-        head_dim=16,
-        max_position_embeddings=32768,
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        bos_token_id=tokenizer.pad_token_id,
-    )
+    config = tiny_qwen3_config(tokenizer)
     torch.manual_seed(0)
     model = ScriptedQwen3(config)
     ScriptedQwen3.tokenizer = tokenizer
@@ -213,19 +218,7 @@ def test_two_sft_steps_on_expert_demonstrations_of_three_families(tmp_path):
     assert set(dataset["env_id"]) == set(families)
 
     tokenizer = make_tokenizer()
-    config = Qwen3Config(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        num_key_value_heads=1,
-        head_dim=16,
-        max_position_embeddings=32768,
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        bos_token_id=tokenizer.pad_token_id,
-    )
+    config = tiny_qwen3_config(tokenizer)
     torch.manual_seed(0)
     model = Qwen3ForCausalLM(config)
     before = [parameter.detach().clone() for parameter in model.parameters()]

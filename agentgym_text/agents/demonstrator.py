@@ -15,11 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 
-from agentgym_text.agents.base import Agent, Decision, Turn
-from agentgym_text.agents.protocols import AgentProtocol, Dialogue, Opening
+from agentgym_text.agents.base import Decision, ProtocolAgent, Turn
+from agentgym_text.agents.protocols import AgentProtocol, Dialogue
 from agentgym_text.core.actions import unwrap_action
 from agentgym_text.core.info import HELP_ACTION, FinishReason
 from agentgym_text.core.registry import get_entry, reads_whole_replies
@@ -86,7 +85,7 @@ class _Episode:
         self.mismatch: str | None = None
 
 
-class DemonstratorAgent(Agent):
+class DemonstratorAgent(ProtocolAgent):
     """The expert's actions as ``protocol``'s replies (see the module docstring). ``sink`` receives, once per
     episode, ``(episode_key, {"turns": [DemoTurn as dict, ...], "mismatch": str | None})``."""
 
@@ -110,24 +109,11 @@ class DemonstratorAgent(Agent):
         self._episodes: dict[tuple[int, str], _Episode] = {}
         self._lock = threading.Lock()
 
-    def env_wrappers(self) -> list[Callable[[gym.Env], gym.Env]]:
-        return self.protocol.env_wrappers()
-
-    def check_envs(self, env_ids: Sequence[str]) -> None:
-        self.protocol.check(env_ids)
-
-    def max_steps(self, env_id: str) -> int | None:
-        return self.protocol.max_steps(env_id)
-
-    def env_kwargs(self, env_id: str) -> dict[str, Any]:
-        return self.protocol.env_kwargs(env_id)
-
     def describe(self) -> dict[str, Any]:
         return {"agent": self.name, **self.protocol.describe(), "detours": self.detours, "detour_seed": self.seed}
 
     def begin_episode(self, turn: Turn) -> None:
-        opening = Opening(turn.env_id, turn.goal, turn.observation, turn.info, turn.family, turn.text_format)
-        episode = _Episode(self.protocol.begin(opening), np.random.default_rng([self.seed, turn.seed]))
+        episode = _Episode(self.protocol.begin(self.opening(turn)), np.random.default_rng([self.seed, turn.seed]))
         with self._lock:
             self._episodes[(turn.slot, turn.episode_key)] = episode
 
