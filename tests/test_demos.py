@@ -39,17 +39,14 @@ def _steps(out: Path) -> dict[tuple[str, str, int], dict]:
     return {(row["env_id"], row["task_id"], row["step"]): row for row in read_jsonl(out / "trajectories.jsonl")}
 
 
-def test_rows_load_with_hf_datasets_and_are_chats_ending_with_the_experts_turn(ours):
-    datasets = pytest.importorskip("datasets")
+def test_rows_are_chats_ending_with_the_experts_turn(ours):
+    # that HF datasets loads them and TRL's SFTTrainer trains on them: tests/test_integrations_trl.py (make test-rl)
     out, result, rows = ours
     assert result.run.complete and result.mismatches == []
     assert result.solved == result.episodes == result.written == 6
-    loaded = datasets.load_dataset("json", data_files=str(out / DEMOS), split="train")
-    assert len(loaded) == len(rows) == result.rows
-    assert {"messages", "env_id", "task_id", "seed", "split", "progress", "success", "steps", "step"} <= set(
-        loaded.column_names
-    )
-    assert loaded[0]["messages"] == rows[0]["messages"]
+    assert len(rows) == result.rows == len((out / DEMOS).read_text().splitlines())
+    fields = {"messages", "env_id", "task_id", "seed", "split", "progress", "success", "steps", "step", "detours"}
+    assert all(set(row) == fields | {"protocol", "style"} for row in rows)  # one schema for every row
     assert Counter(row["env_id"] for row in rows).keys() == set(CHEAP)
     for row in rows:
         roles = [m["role"] for m in row["messages"]]

@@ -215,7 +215,9 @@ def test_two_sft_steps_on_expert_demonstrations_of_three_families(tmp_path):
     result = make_demos(DemoConfig(envs=families, episodes=3, progress_bar=False), tmp_path / "demos")
     assert result.solved == result.written == 3 and result.mismatches == []
     dataset = load_dataset("json", data_files=str(tmp_path / "demos" / DEMOS), split="train")
-    assert set(dataset["env_id"]) == set(families)
+    assert len(dataset) == result.rows and set(dataset["env_id"]) == set(families)
+    assert {"messages", "task_id", "seed", "split", "progress", "success", "steps", "step"} <= set(dataset.column_names)
+    assert dataset[0]["messages"][-1]["role"] == "assistant" and dataset[0]["messages"][-1]["weight"] == 1
 
     tokenizer = make_tokenizer()
     config = tiny_qwen3_config(tokenizer)
