@@ -211,3 +211,19 @@ def test_cli_writes_demos_and_refuses_bad_options(tmp_path, capsys):
     )
     assert main(["demos", "--envs", "AgentBoard/Jericho-v0", "--episodes", "2", "--out", str(out)]) == 2
     assert "no training split" in capsys.readouterr().err
+
+
+def test_instances_plan_one_episode_each_keyed_by_kwargs_and_seed():
+    from agentgym_text.core.registry import get_entry
+    from agentgym_text.eval.plan import plan_instances
+
+    entry = get_entry("AgentQuest/Mastermind-v0")
+    instances = [({"num_tasks": 61}, "mastermind-060", 0), ({"num_tasks": 61}, "mastermind-060", 1)]
+    instances.append(({"num_tasks": 62}, "mastermind-060", 0))
+    plans = plan_instances(entry, instances, env_kwargs={"length": 4}, start_index=5)
+    assert len({plan.key for plan in plans}) == 3 and [plan.index for plan in plans] == [5, 6, 7]
+    assert [plan.seed for plan in plans] == [0, 1, 0]
+    assert dict(plans[2].env_kwargs) == {"length": 4, "num_tasks": 62}
+    assert all(plan.budget > 0 and plan.task_id == "mastermind-060" for plan in plans)
+    with pytest.raises(ValueError, match="no task"):
+        plan_instances(entry, [({"num_tasks": 61}, "mastermind-061", 0)])

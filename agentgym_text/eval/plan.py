@@ -1,4 +1,5 @@
-"""Which episodes a run plays: env ids, task selection ("all", "quick", a count, or ids) and seeds.
+"""Which episodes a run plays: env ids, task selection ("all", "quick", a count, or ids) and seeds, or given task
+instances (``plan_instances``: a training split's, each with its own env kwargs and reset seed).
 
 The plan is a pure function of its arguments, so a rerun plays the same episodes in the same order.
 """
