@@ -36,7 +36,8 @@ PYTHONS ?= 3.10 3.13
 test-pythons: system
 	for version in $(PYTHONS); do sh scripts/test-python.sh $$version || exit 1; done
 
-# TRL's GRPOTrainer on our envs (two GRPO steps on CPU with a tiny model built in the test; nothing downloaded).
+# TRL on our envs, with a tiny model built in the test (nothing downloaded): two GRPO steps on CPU, and two SFT steps
+# of SFTTrainer on `agentgym-text demos` output for three families.
 # Not in `make test`: the `trl` extra pulls torch (a CPU build, pinned in pyproject.toml).
 test-rl: install
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m pip install -q -e ".[trl,openenv]"

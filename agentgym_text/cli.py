@@ -265,6 +265,48 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return code
 
 
+def _cmd_demos(args: argparse.Namespace) -> int:
+    """Play the experts on training (or test) instances and write chat rows for SFT into --out/demos.jsonl."""
+    from agentgym_text.agents.protocols import CheckoutError
+    from agentgym_text.integrations.demos import DEMOS, DemoConfig, make_demos, parse_mix
+
+    try:
+        config = DemoConfig(
+            envs=[part for part in (args.envs or "").split(",") if part.strip()],
+            episodes=args.episodes,
+            split=args.split,
+            protocol=args.protocol,
+            style=args.style,
+            history_tokens=args.history_tokens,
+            mix=parse_mix(args.mix) if args.mix else None,
+            detours=args.detours,
+            all_episodes=args.all_episodes,
+            seed=args.seed,
+            num_envs=args.num_envs,
+            vector_mode=args.vector_mode,
+            agentboard_dir=args.agentboard_dir,
+            agentbench_dir=args.agentbench_dir,
+            progress_bar=not args.quiet,
+        )
+        if not config.envs and not config.mix:
+            raise UserError("name the ids with --envs (or --mix)")
+        result = make_demos(config, args.out)
+    except (ValueError, CheckoutError, MissingDependency) as error:
+        raise UserError(str(error)) from None
+    run = result.run
+    print(
+        f"{result.out}: played {run.finished} episodes ({run.skipped} already in the folder); "
+        f"{result.solved} of {result.episodes} solved; {result.rows} rows from {result.written} episodes in "
+        f"{result.out / DEMOS}"
+    )
+    for line in result.mismatches[:5]:
+        print(f"  the protocol did not read the expert's reply back: {line}", file=sys.stderr)
+    _print_unplayed(run.unplayed)
+    for error in run.errors:
+        print(f"  error: {error}", file=sys.stderr)
+    return 0 if run.complete and not result.mismatches else 1
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     """Write the HTML report of one run, or of several side by side."""
     from agentgym_text.eval.report import write_report
@@ -351,6 +393,7 @@ COMMANDS: dict[str, tuple[Callable[[argparse.Namespace], int], str]] = {
     "tasks": (_cmd_tasks, "list the tasks of an env id: id, difficulty, goal (one line each)"),
     "play": (_cmd_play, "play an env in the terminal"),
     "eval": (_cmd_eval, "evaluate an agent (expert, random, openai) over task sets"),
+    "demos": (_cmd_demos, "expert demonstrations as chat rows for SFT (TRL's SFTTrainer, HF datasets)"),
     "report": (_cmd_report, "write the HTML report of one run or compare several"),
     "demo": (_cmd_demo, "expert and random agents on a quick split of every env, then the report"),
     "serve": (_cmd_serve, "serve an env id over OpenEnv (needs the 'openenv' extra)"),
@@ -372,6 +415,8 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_argument("--seed", type=int, default=None, help="the reset seed (default: none)")
         elif name == "eval":
             _add_eval_arguments(command)
+        elif name == "demos":
+            _add_demos_arguments(command)
         elif name == "report":
             command.add_argument("runs", nargs="+", help="run folders written by `agentgym-text eval`")
             command.add_argument(
@@ -403,6 +448,65 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_slot_arguments(command: argparse.ArgumentParser, vector_mode_help: str) -> None:
+    command.add_argument("--num-envs", type=int, default=1, help="concurrent episodes per env id (slots)")
+    command.add_argument("--vector-mode", choices=("sync", "async"), default="sync", help=vector_mode_help)
+
+
+def _add_demos_arguments(command: argparse.ArgumentParser) -> None:
+    from agentgym_text.agents.prompts import STYLES
+    from agentgym_text.agents.protocols import AGENTBENCH_DIR_SETTING, AGENTBOARD_DIR_SETTING, PROTOCOLS
+
+    command.add_argument("--envs", default=None, help="comma-separated env ids (default: the ids of --mix)")
+    command.add_argument(
+        "--split", choices=("train", "test"), default="train", help="the instances to play (default train)"
+    )
+    command.add_argument(
+        "--episodes", type=int, required=True, help="instances to play in all, shared among the ids (see --mix)"
+    )
+    command.add_argument("--out", required=True, help="run folder; demos.jsonl is written there; reruns resume it")
+    command.add_argument(
+        "--protocol",
+        choices=PROTOCOLS,
+        default="ours",
+        help="the requests the rows hold and the reply format of the expert's turns (default ours)",
+    )
+    command.add_argument(
+        "--style", choices=STYLES, default="vanilla", help="the prompt style (react: replies still carry no thought)"
+    )
+    command.add_argument(
+        "--history-tokens", type=int, default=3000, help="with --protocol ours: the history window (default 3000)"
+    )
+    command.add_argument(
+        "--mix",
+        default=None,
+        metavar="ID=W,ID=W",
+        help="weights of the ids: each gets its share of --episodes (default: equal shares)",
+    )
+    command.add_argument(
+        "--detours",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="per step, with probability P (seeded), a random admissible action instead of the expert's; those "
+        "turns are marked (weight 0) and the expert recovers",
+    )
+    command.add_argument("--all-episodes", action="store_true", help="also write the episodes the expert did not solve")
+    command.add_argument("--seed", type=int, default=0, help="seed of the detours (default 0)")
+    _add_slot_arguments(command, "each env in this process (sync) or in a worker process (async)")
+    command.add_argument(
+        "--agentboard-dir",
+        default=None,
+        help=f"with --protocol agentboard: a checkout of hkust-nlp/AgentBoard (default ${AGENTBOARD_DIR_SETTING})",
+    )
+    command.add_argument(
+        "--agentbench-dir",
+        default=None,
+        help=f"with --protocol agentbench: a checkout of THUDM/AgentBench v0.2 (default ${AGENTBENCH_DIR_SETTING})",
+    )
+    command.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
 def _add_eval_arguments(command: argparse.ArgumentParser) -> None:
     from agentgym_text.agents.llm_config import LLMConfig
 
@@ -412,13 +516,7 @@ def _add_eval_arguments(command: argparse.ArgumentParser) -> None:
         "--tasks", default="quick", help="'all', 'quick' (2 easy + 2 hard per env), N (first N), 'i:j', or task ids"
     )
     command.add_argument("--max-steps", type=int, default=None, help="step budget (default: per task)")
-    command.add_argument("--num-envs", type=int, default=1, help="concurrent episodes per env id (slots)")
-    command.add_argument(
-        "--vector-mode",
-        choices=("sync", "async"),
-        default="sync",
-        help="with --backend local: each env in this process (sync) or in a worker process (async)",
-    )
+    _add_slot_arguments(command, "with --backend local: each env in this process (sync) or in a worker process (async)")
     command.add_argument(
         "--backend",
         choices=("local", "ray"),

@@ -1,4 +1,5 @@
-"""TRL's own GRPOTrainer with our environment_factory: two GRPO steps on CPU, nothing downloaded.
+"""TRL's own GRPOTrainer with our environment_factory (two GRPO steps) and its SFTTrainer on expert demonstrations
+(two SFT steps), on CPU, nothing downloaded.
 
 Runs in `make test-rl` (installs the `trl` extra; torch is too big for the default suite), or with
 AGENTGYM_TEXT_RL_TESTS=1. The model is a tiny Qwen3 built from a config; the tokenizer is a byte-level BPE
@@ -52,6 +53,23 @@ def make_tokenizer() -> PreTrainedTokenizerFast:
     )
     fast.chat_template = template
     return fast
+
+
+def tiny_qwen3_config(tokenizer: PreTrainedTokenizerFast) -> Qwen3Config:
+    """A one-layer Qwen3 of width 32 over ``tokenizer``'s vocabulary."""
+    return Qwen3Config(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        head_dim=16,
+        max_position_embeddings=32768,
+        pad_token_id=tokenizer.pad_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        bos_token_id=tokenizer.pad_token_id,
+    )
 
 
 class ScriptedQwen3(Qwen3ForCausalLM):
@@ -134,19 +152,7 @@ def test_two_grpo_steps_with_the_env_factory(tmp_path, env_id, env_kwargs, split
     )
 
     tokenizer = make_tokenizer()
-    config = Qwen3Config(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        num_key_value_heads=1,
-        head_dim=16,
-        max_position_embeddings=32768,
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        bos_token_id=tokenizer.pad_token_id,
-    )
+    config = tiny_qwen3_config(tokenizer)
     torch.manual_seed(0)
     model = ScriptedQwen3(config)
     ScriptedQwen3.tokenizer = tokenizer
@@ -195,3 +201,50 @@ def test_two_grpo_steps_with_the_env_factory(tmp_path, env_id, env_kwargs, split
         env_id,
         {key: [entry.get(key) for entry in history] for key in sorted(history[-1]) if "reward" in key or "tool" in key},
     )
+
+
+def test_two_sft_steps_on_expert_demonstrations_of_three_families(tmp_path):
+    """``demos`` output for three families, loaded with ``datasets`` as it is, trains TRL's SFTTrainer on the
+    assistant turns (the expert's replies) for two steps."""
+    from datasets import load_dataset
+    from trl import SFTConfig, SFTTrainer
+
+    from agentgym_text.integrations.demos import DEMOS, DemoConfig, make_demos
+
+    families = ["AgentQuest/Mastermind-v0", "AgentBoard/BabyAI-v0", "AgentBoard/PDDL-v0"]
+    result = make_demos(DemoConfig(envs=families, episodes=3, progress_bar=False), tmp_path / "demos")
+    assert result.solved == result.written == 3 and result.mismatches == []
+    dataset = load_dataset("json", data_files=str(tmp_path / "demos" / DEMOS), split="train")
+    assert len(dataset) == result.rows and set(dataset["env_id"]) == set(families)
+    assert {"messages", "task_id", "seed", "split", "progress", "success", "steps", "step"} <= set(dataset.column_names)
+    assert dataset[0]["messages"][-1]["role"] == "assistant" and dataset[0]["messages"][-1]["weight"] == 1
+
+    tokenizer = make_tokenizer()
+    config = tiny_qwen3_config(tokenizer)
+    torch.manual_seed(0)
+    model = Qwen3ForCausalLM(config)
+    before = [parameter.detach().clone() for parameter in model.parameters()]
+    args = SFTConfig(
+        output_dir=str(tmp_path / "sft"),
+        per_device_train_batch_size=2,
+        max_steps=2,
+        logging_steps=1,
+        learning_rate=1e-3,
+        max_length=None,
+        assistant_only_loss=True,
+        report_to="none",
+        save_strategy="no",
+        bf16=False,
+        fp16=False,
+        seed=0,
+        dataloader_num_workers=0,
+    )
+    trainer = SFTTrainer(model=model, args=args, train_dataset=dataset, processing_class=tokenizer)
+    # the loss covers the expert's replies only: every labelled token lies in an assistant turn
+    batch = trainer.data_collator([trainer.train_dataset[0]])
+    labelled = tokenizer.decode(batch["input_ids"][0][batch["labels"][0] != -100])
+    assert labelled.strip() and "Action: " in labelled and "Observation" not in labelled
+    trainer.train()
+    losses = [entry["loss"] for entry in trainer.state.log_history if "loss" in entry]
+    assert len(losses) == 2 and all(np.isfinite(losses))
+    assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters()))

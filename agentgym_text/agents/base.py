@@ -8,7 +8,9 @@ from typing import Any
 
 import gymnasium as gym
 
-__all__ = ["Agent", "Decision", "Turn", "NEEDS"]
+from agentgym_text.agents.protocols.base import AgentProtocol, Opening
+
+__all__ = ["Agent", "ProtocolAgent", "Decision", "Turn", "NEEDS"]
 
 NEEDS = frozenset({"expert_action", "admissible_actions"})
 """What an agent may ask the runner to fetch from each sub-env before a step (``Agent.needs``)."""
@@ -106,3 +108,27 @@ class Agent:
 
     def close(self) -> None:
         """Release clients, threads and connections."""
+
+
+class ProtocolAgent(Agent):
+    """An agent that speaks an agent protocol (``self.protocol``): the protocol's wrappers, ids, step budgets and env
+    kwargs are the agent's, and each episode's dialogue begins from the ``opening`` of its first turn."""
+
+    protocol: AgentProtocol
+
+    def env_wrappers(self) -> list[Callable[[gym.Env], gym.Env]]:
+        return self.protocol.env_wrappers()
+
+    def check_envs(self, env_ids: Sequence[str]) -> None:
+        self.protocol.check(env_ids)
+
+    def max_steps(self, env_id: str) -> int | None:
+        return self.protocol.max_steps(env_id)
+
+    def env_kwargs(self, env_id: str) -> dict[str, Any]:
+        return self.protocol.env_kwargs(env_id)
+
+    @staticmethod
+    def opening(turn: Turn) -> Opening:
+        """The episode's start as the protocol's ``begin`` takes it."""
+        return Opening(turn.env_id, turn.goal, turn.observation, turn.info, turn.family, turn.text_format)

@@ -19,11 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-import gymnasium as gym
-
-from agentgym_text.agents.base import Agent, Decision, Turn
+from agentgym_text.agents.base import Decision, ProtocolAgent, Turn
 from agentgym_text.agents.llm_config import LLMConfig
-from agentgym_text.agents.protocols import AgentProtocol, Dialogue, Opening, Reading, Request
+from agentgym_text.agents.protocols import AgentProtocol, Dialogue, Reading, Request
 from agentgym_text.core.info import FinishReason
 
 __all__ = ["LLMAgent", "AgentUnavailable", "is_context_error", "RETRY_STATUS"]
@@ -80,7 +78,7 @@ class AgentUnavailable(RuntimeError):
     """The model endpoint cannot serve this run (unreachable, refused the key, or does not know the model)."""
 
 
-class LLMAgent(Agent):
+class LLMAgent(ProtocolAgent):
     """Chat-completions agent configured by an ``LLMConfig`` (style "vanilla": action only; "react": thought, then
     action), speaking an agent protocol (``protocol=``: a name or an ``AgentProtocol``; default the config's).
 
@@ -176,24 +174,11 @@ class LLMAgent(Agent):
                 "Nothing was played."
             ) from None
 
-    def env_wrappers(self) -> list[Callable[[gym.Env], gym.Env]]:
-        return self.protocol.env_wrappers()
-
-    def check_envs(self, env_ids: Sequence[str]) -> None:
-        self.protocol.check(env_ids)
-
-    def max_steps(self, env_id: str) -> int | None:
-        return self.protocol.max_steps(env_id)
-
-    def env_kwargs(self, env_id: str) -> dict[str, Any]:
-        return self.protocol.env_kwargs(env_id)
-
     def describe(self) -> dict[str, Any]:
         return {"agent": self.name, **self.config.record(), **self.protocol.describe()}
 
     def begin_episode(self, turn: Turn) -> None:
-        opening = Opening(turn.env_id, turn.goal, turn.observation, turn.info, turn.family, turn.text_format)
-        dialogue = self.protocol.begin(opening)
+        dialogue = self.protocol.begin(self.opening(turn))
         with self._dialogues_lock:
             self._dialogues[(turn.slot, turn.episode_key)] = dialogue
 

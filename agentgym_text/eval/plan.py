@@ -1,4 +1,5 @@
-"""Which episodes a run plays: env ids, task selection ("all", "quick", a count, or ids) and seeds.
+"""Which episodes a run plays: env ids, task selection ("all", "quick", a count, or ids) and seeds, or given task
+instances (``plan_instances``: a training split's, each with its own env kwargs and reset seed).
 
 The plan is a pure function of its arguments, so a rerun plays the same episodes in the same order.
 """
@@ -25,9 +26,15 @@ __all__ = [
     "env_kwargs_for",
     "resolve_env_ids",
     "plan_env",
+    "plan_instances",
+    "instance_key",
+    "Instance",
     "QUICK_PER_DIFFICULTY",
     "episode_seed",
 ]
+
+Instance = tuple[dict[str, Any], str, int]
+"""A task instance as a training split gives it: ``(env_kwargs, task_id, reset_seed)``."""
 
 QUICK_PER_DIFFICULTY = 2
 """The quick split: this many easy and this many hard tasks per env (the first ones in task-set order)."""
@@ -152,6 +159,10 @@ def episode_seed(seed: int, env_id: str, task_id: str, repeat: int) -> int:
     return zlib.crc32(f"{seed}|{env_id}|{task_id}|{repeat}".encode()) & 0x7FFFFFFF
 
 
+def _text_format(entry: EnvEntry, made_format: str | None, env_kwargs: Mapping[str, Any]) -> str | None:
+    return made_format or env_kwargs.get("text_format") or (entry.text_formats[0] if entry.text_formats else None)
+
+
 def plan_env(
     entry: EnvEntry,
     task_spec: str,
@@ -174,9 +185,7 @@ def plan_env(
         probe.close()
     if seen_task_ids is not None:
         seen_task_ids.update(task.task_id for task in tasks)
-    text_format = (
-        made_format or env_kwargs.get("text_format") or (entry.text_formats[0] if entry.text_formats else None)
-    )
+    text_format = _text_format(entry, made_format, env_kwargs)
     plans = []
     for task in select_tasks(tasks, task_spec):
         for repeat in range(repeats):
@@ -196,4 +205,65 @@ def plan_env(
                     text_format=text_format,
                 )
             )
+    return plans
+
+
+def instance_key(env_id: str, task_id: str, seed: int, env_kwargs: Mapping[str, Any]) -> str:
+    """An instance's episode key: its id, task, reset seed and a digest of its env kwargs (crc32, the same in
+    every process), so that instances of one task id told apart by their kwargs or seed have keys of their own.
+
+    >>> instance_key("AgentQuest/Mastermind-v0", "mastermind-060", 0, {"num_tasks": 63})
+    'AgentQuest/Mastermind-v0::mastermind-060::0::5cf017ea'
+    """
+    digest = zlib.crc32(json.dumps(dict(env_kwargs), sort_keys=True, default=str).encode()) & 0xFFFFFFFF
+    return f"{env_id}::{task_id}::{seed}::{digest:08x}"
+
+
+def plan_instances(
+    entry: EnvEntry,
+    instances: Sequence[Instance],
+    *,
+    max_steps: int | None = None,
+    start_index: int = 0,
+    env_kwargs: Mapping[str, Any] | None = None,
+) -> list[EpisodePlan]:
+    """The episodes of given instances (a training split's, ``integrations.datasets.train_instances``), in order:
+    each made with ``env_kwargs`` (the run's) and then its own, and reset to its task with its own seed. One env is
+    made per distinct kwargs to read the tasks' difficulty and budget. Unlike ``plan_env``'s, the plans' kwargs
+    differ from episode to episode, so a slot is opened per distinct kwargs."""
+    base = dict(env_kwargs or {})
+    made: dict[str, tuple[dict[str, TaskSpec], str | None]] = {}
+    plans = []
+    for own, task_id, seed in instances:
+        kwargs = {**base, **own}
+        marker = json.dumps(kwargs, sort_keys=True, default=str)
+        if marker not in made:
+            probe = gym.make(entry.env_id, **kwargs)
+            try:
+                made[marker] = (
+                    {task.task_id: task for task in probe.unwrapped.tasks},
+                    getattr(probe.unwrapped, "text_format", None),
+                )
+            finally:
+                probe.close()
+        tasks, made_format = made[marker]
+        if task_id not in tasks:
+            raise ValueError(f"{entry.env_id} made with {kwargs} has no task {task_id!r}")
+        task = tasks[task_id]
+        plans.append(
+            EpisodePlan(
+                index=start_index + len(plans),
+                key=instance_key(entry.env_id, task_id, int(seed), kwargs),
+                env_id=entry.env_id,
+                family=entry.family,
+                category=entry.category,
+                task_id=task_id,
+                difficulty=task.difficulty,
+                repeat=0,
+                seed=int(seed),
+                budget=int(max_steps or task.max_steps),
+                env_kwargs=tuple(sorted(kwargs.items())),
+                text_format=_text_format(entry, made_format, kwargs),
+            )
+        )
     return plans

@@ -30,7 +30,15 @@ from typing import Any
 from agentgym_text.agents.base import Agent, Turn
 from agentgym_text.core.info import EngineLost, FinishReason
 from agentgym_text.core.registry import EnvEntry
-from agentgym_text.eval.plan import EpisodePlan, env_kwargs_for, plan_env, requested_task_ids, resolve_env_ids
+from agentgym_text.eval.plan import (
+    EpisodePlan,
+    Instance,
+    env_kwargs_for,
+    plan_env,
+    plan_instances,
+    requested_task_ids,
+    resolve_env_ids,
+)
 from agentgym_text.eval.ray_actors import init_ray
 from agentgym_text.eval.records import EpisodeLog
 from agentgym_text.eval.slots import SLOT_MODES, Slot, open_slot, slot_mode
@@ -67,6 +75,9 @@ class EvalConfig:
     env_args: dict[str, dict[str, Any]] = field(default_factory=dict)
     """``gym.make`` kwargs: ``{"*": {...}}`` for every env of the run, ``{env_id: {...}}`` for one (see
     ``plan.parse_env_args``, which reads ``--env-arg``)."""
+    instances: dict[str, list[Instance]] | None = None
+    """Per env id, the instances ``(env_kwargs, task_id, seed)`` to play instead of ``tasks`` (a training split;
+    see ``plan.plan_instances``)."""
 
     def __post_init__(self) -> None:
         if self.max_steps is not None and self.max_steps < 1:
@@ -198,6 +209,15 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     seen_task_ids: set[str] = set()
     for entry in entries:
         try:
+            if config.instances is not None:
+                plans[entry.env_id] = plan_instances(
+                    entry,
+                    config.instances.get(entry.env_id, []),
+                    max_steps=_max_steps(agent, config, entry.env_id),
+                    start_index=sum(len(p) for p in plans.values()),
+                    env_kwargs=_env_kwargs(agent, config, entry.env_id),
+                )
+                continue
             plans[entry.env_id] = plan_env(
                 entry,
                 config.tasks,
@@ -212,7 +232,8 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
             logger.debug("cannot plan %s", entry.env_id, exc_info=True)
             env_errors[entry.env_id] = f"{type(error).__name__}: {error}"
     clock.add("setup_s", since)
-    unknown = [name for name in requested_task_ids(config.tasks) or () if name not in seen_task_ids]
+    asked = requested_task_ids(config.tasks) if config.instances is None else None
+    unknown = [name for name in asked or () if name not in seen_task_ids]
     if unknown and not env_errors:
         names = ", ".join(entry.env_id for entry in entries)
         raise ValueError(
@@ -325,15 +346,17 @@ def _run_env(
     """Play ``pending_plans`` on ``num_envs`` slots, each in its own thread; returns the episodes finished.
 
     A slot whose engine dies (``EngineLost``) records its episode as ``engine_error`` and goes on with a new env.
+    A slot's env is made with its episode's kwargs (``plan.env_kwargs``); when they differ from episode to episode
+    (``config.instances``) the slot makes a new env for the next kwargs, and the plans are taken grouped by kwargs.
     """
     env_id = entry.env_id
     count = max(1, min(config.num_envs, len(pending_plans)))
     mode = slot_mode(entry, config.vector_mode, count)
-    pending = deque(pending_plans)
+    pending = deque(sorted(pending_plans, key=lambda plan: repr(plan.env_kwargs)))
     lock = threading.Lock()
     finished = [0]
 
-    def open_one() -> Slot:
+    def open_one(env_kwargs: tuple[tuple[str, Any], ...]) -> Slot:
         since = time.perf_counter()
         slot = open_slot(
             env_id,
@@ -341,7 +364,7 @@ def _run_env(
             max_steps=_max_steps(agent, config, env_id),
             wrappers=agent.env_wrappers(),
             stop_after_repeats=config.stop_after_repeats,
-            env_kwargs=_env_kwargs(agent, config, env_id),
+            env_kwargs=dict(env_kwargs),
         )
         clock.add("setup_s", since)
         return slot
@@ -355,13 +378,19 @@ def _run_env(
         clock.add("setup_s", since)
 
     def work(slot_index: int) -> None:
-        slot = open_one()
+        slot: Slot | None = None
+        made_with: tuple[tuple[str, Any], ...] = ()
         try:
             while True:
                 try:
                     plan = pending.popleft()
                 except IndexError:
                     return
+                if slot is not None and plan.env_kwargs != made_with:
+                    close(slot)
+                    slot = None
+                if slot is None:
+                    slot, made_with = open_one(plan.env_kwargs), plan.env_kwargs
                 reason, success, episode = _play(agent, slot, slot_index, plan, store, progress, clock, lock)
                 with lock:
                     store.append_episode(episode.row(agent.name, reason, success))
@@ -369,9 +398,10 @@ def _run_env(
                     progress.episode_done(env_id)
                 if slot.dead:
                     close(slot)
-                    slot = open_one()
+                    slot = None
         finally:
-            close(slot)
+            if slot is not None:
+                close(slot)
 
     with ThreadPoolExecutor(max_workers=count, thread_name_prefix="eval-slot") as pool:
         futures = [pool.submit(work, i) for i in range(count)]
