@@ -413,10 +413,16 @@ class _Pool:
         self.queue = _Queue(todo)
         pending = {env_id: len(plans) for env_id, plans in todo.items() if plans}
         self.size = min(config.num_envs, sum(pending.values()))
-        # A family not declared thread-safe gets worker processes when several envs of an id may run at once.
+        # A family not declared thread-safe gets worker processes when several of its envs (of any of its ids:
+        # they share the family's modules) may run at once.
+        by_family = Counter[str]()
+        for env_id, count in pending.items():
+            by_family[entries[env_id].family] += count
         self._modes = {
-            env_id: slot_mode(entries[env_id], config.vector_mode, min(config.num_envs, count))
-            for env_id, count in pending.items()
+            env_id: slot_mode(
+                entries[env_id], config.vector_mode, min(config.num_envs, by_family[entries[env_id].family])
+            )
+            for env_id in pending
         }
         self._wrappers = agent.env_wrappers()
         self.errors: dict[str, str] = {}
