@@ -30,7 +30,7 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -439,8 +439,8 @@ class _Pool:
         with ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="eval-slot") as threads:
             futures = [threads.submit(self._work, index) for index in range(self.size)]
             try:
-                for future in futures:
-                    future.result()
+                for future in wait(futures, return_when=FIRST_EXCEPTION).done:
+                    future.result()  # a slot's error (an interruption in a slot) stops the others too
             except BaseException:
                 self.queue.stop()
                 raise
