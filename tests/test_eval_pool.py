@@ -2,7 +2,6 @@
 the number of slots, a slot keeping its env while its id has work, an id whose env cannot open stopping alone, a
 killed worker's episode recorded once and replayed once, and an interrupted run resumed with only the rest."""
 
-import os
 import threading
 from collections import Counter
 from pathlib import Path
@@ -15,6 +14,7 @@ from agentgym_text.agents.expert import ExpertAgent
 from agentgym_text.eval import EvalConfig, run_eval
 from agentgym_text.eval.plan import plan_env, resolve_env_ids
 from agentgym_text.eval.store import read_jsonl
+from tests.support.dying_worker import ExpertKillingOneWorker, exit_without_cleanup
 
 MASTERMIND = "AgentQuest/Mastermind-v0"
 SUDOKU = "AgentQuest/Sudoku-v0"
@@ -164,42 +164,18 @@ def test_an_id_whose_env_cannot_open_stops_alone(tmp_path):
     _check_files(tmp_path, _planned_keys(ENV_IDS, TASKS))
 
 
-class _ExitWorkerOnce(gym.Wrapper):
-    """Ends its own worker process (``os._exit``, no clean-up) at step 2 of one task, once per marker file."""
-
-    def __init__(self, env: gym.Env, task_id: str, marker: Path):
-        super().__init__(env)
-        self.task_id, self.marker = task_id, marker
-
-    def step(self, action):
-        result = self.env.step(action)
-        if result[4]["task_id"] == self.task_id and result[4]["step"] == 2 and not self.marker.exists():
-            self.marker.write_text(str(os.getpid()))
-            os._exit(1)
-        return result
-
-
-class _ExpertExitingOneWorker(ExpertAgent):
-    def __init__(self, task_id: str, marker: Path):
-        super().__init__()
-        self.task_id, self.marker = task_id, marker
-
-    def env_wrappers(self):
-        return [lambda env: _ExitWorkerOnce(env, self.task_id, self.marker)]
-
-
 def test_a_killed_worker_is_one_engine_error_replayed_once(tmp_path):
     ids, marker = [MASTERMIND, SUDOKU], tmp_path / "exited"
     victim = plan_env(resolve_env_ids(SUDOKU)[0], "4")[1]
     config = EvalConfig(envs=ids, tasks="4", num_envs=3, vector_mode="async", progress_bar=False)
-    first = run_eval(_ExpertExitingOneWorker(victim.task_id, marker), config, tmp_path / "run")
+    first = run_eval(ExpertKillingOneWorker(victim.task_id, marker, die=exit_without_cleanup), config, tmp_path / "run")
     assert marker.exists() and first.engine_errors == 1 and not first.complete
     rows = _check_files(tmp_path / "run", _planned_keys(ids, 4))
     lost = [row for row in rows if row["finish_reason"] == "engine_error"]
     assert [row["key"] for row in lost] == [victim.key] and lost[0]["steps"] == 1
     assert all(row["success"] for row in rows if row["key"] != victim.key)  # the slot went on with a new worker
 
-    again = run_eval(_ExpertExitingOneWorker(victim.task_id, marker), config, tmp_path / "run")
+    again = run_eval(ExpertKillingOneWorker(victim.task_id, marker, die=exit_without_cleanup), config, tmp_path / "run")
     assert again.complete and (again.finished, again.replayed) == (1, 1)
     rows = _check_files(tmp_path / "run", _planned_keys(ids, 4))
     assert all(row["success"] for row in rows)
