@@ -134,6 +134,12 @@ def _run_and_report(agent, config, out: Path, *, report: bool = True) -> RunResu
             f"{agent.name}: {result.finished} episodes played{again}, {result.skipped} already done: "
             f"{in_folder} of {result.planned} planned episodes in {out}"
         )
+    if len(result.by_env) > 1:
+        for env_id, counts in result.by_env.items():
+            print(
+                f"  {env_id}: {counts['finished']} played, {counts['skipped']} already done, "
+                f"{counts['unplayed']} not played, of {counts['planned']}"
+            )
     for error in result.errors:
         print(f"  error: {error}", file=sys.stderr)
     _print_unplayed(result.unplayed)

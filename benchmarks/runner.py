@@ -12,19 +12,29 @@ the runner (each episode on its own: a reply steps its episode at once, a freed 
 with a lock-step baseline written here (a gymnasium ``SyncVectorEnv`` stepping all sub-envs together, the agent
 asked for all of them at once, so every step waits for the slowest reply): episodes/s at 16 concurrent against 1.
 
+With ``--profile`` it plays ``--episodes`` episodes of each of ``--envs`` on ``--concurrent`` slots against the
+zero-latency server (the expert's guess for Mastermind; ``--reply`` answers every request with one text instead, so
+the other ids play to their step budget), prints the runner process's CPU time per step (an unprofiled run), then
+profiles a second run with cProfile in every thread of the runner process (the slots' threads merged, each timed by
+its own CPU clock) and prints the top functions by cumulative time, by own time, and this package's by own time.
+
     .venv/bin/python benchmarks/runner.py [--episodes 60] [--sizes 1,4,16]
     .venv/bin/python benchmarks/runner.py --latency 50,800 [--episodes 60] [--concurrent 16] [--single-episodes 16] [--ray]
+    .venv/bin/python benchmarks/runner.py --profile [--envs ID,ID] [--reply TEXT] [--episodes 60] [--concurrent 16]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import multiprocessing as mp
+import pstats
 import random
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 # benchmarks/ray.py would shadow Ray for ``--ray``: keep this folder off the import path;
@@ -37,11 +47,13 @@ __all__ = ["main"]
 ENV_ID = "AgentQuest/Mastermind-v0"
 
 
-def _serve(queue: mp.Queue[str], stop: mp.Event, latency_ms: tuple[float, float] | None = None) -> None:
+def _serve(
+    queue: mp.Queue[str], stop: mp.Event, latency_ms: tuple[float, float] | None = None, reply: str | None = None
+) -> None:
     from agentgym_text.testing.chat_server import ScriptedChatServer
     from tests.support.scripted_policies import mastermind_policy
 
-    policy = mastermind_policy()
+    policy = mastermind_policy() if reply is None else (lambda messages: reply)
     if latency_ms is not None:
         rng, lock, expert = random.Random(0), threading.Lock(), policy
 
@@ -224,12 +236,78 @@ def _latency_comparison(args: argparse.Namespace) -> None:
         server.join(timeout=10)
 
 
-def _start_server(latency_ms: tuple[float, float] | None) -> tuple[str, mp.Event, mp.Process]:
+def _start_server(latency_ms: tuple[float, float] | None, reply: str | None = None) -> tuple[str, mp.Event, mp.Process]:
     context = mp.get_context("spawn")
     queue, stop = context.Queue(), context.Event()
-    server = context.Process(target=_serve, args=(queue, stop, latency_ms), daemon=True)
+    server = context.Process(target=_serve, args=(queue, stop, latency_ms, reply), daemon=True)
     server.start()
     return queue.get(timeout=60), stop, server
+
+
+def _profiled(run: Callable[[], object]) -> pstats.Stats:
+    """Run ``run()`` with cProfile in this thread and in every thread started meanwhile (cProfile sees one thread
+    only: ``threading.setprofile`` starts a profiler in each new thread); the profiles merged. The clock is each
+    thread's CPU time, so time spent waiting (on the server, a lock, a socket) does not count."""
+    profiles = [cProfile.Profile(time.thread_time)]
+    lock = threading.Lock()
+
+    def start_in_thread(frame, event, arg):  # the new thread's first profile event: hand over to cProfile
+        sys.setprofile(None)
+        profile = cProfile.Profile(time.thread_time)
+        with lock:
+            profiles.append(profile)
+        profile.enable()
+
+    threading.setprofile(start_in_thread)
+    profiles[0].enable()
+    try:
+        run()
+    finally:
+        profiles[0].disable()
+        threading.setprofile(None)
+    stats = pstats.Stats(profiles[0])
+    for profile in profiles[1:]:
+        profile.disable()
+        stats.add(profile)
+    return stats
+
+
+def _profile(args: argparse.Namespace) -> None:
+    from agentgym_text.agents import make_agent
+    from agentgym_text.agents.llm_config import LLMConfig
+    from agentgym_text.eval import EvalConfig, run_eval
+
+    base_url, stop, server = _start_server(None, args.reply)
+    try:
+
+        def run() -> tuple[float, float, float, int, int]:
+            agent = make_agent("openai", config=LLMConfig(model="scripted", base_url=base_url, api_key="bench"))
+            config = EvalConfig(
+                envs=args.envs, tasks=str(args.episodes), num_envs=args.concurrent, progress_bar=args.progress
+            )
+            with tempfile.TemporaryDirectory() as folder:
+                cpu, wall = time.process_time(), time.perf_counter()
+                result = run_eval(agent, config, Path(folder))
+                cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            agent.close()
+            return wall, cpu, result.timings["steps"], result.finished, result.planned
+
+        wall, cpu, steps, finished, planned = run()
+        print(
+            f"{args.envs}: {finished} of {planned} episodes, {int(steps)} steps on {args.concurrent} slots "
+            f"({'the reply ' + repr(args.reply) if args.reply else 'the expert'} from a zero-latency server)"
+        )
+        print(
+            f"unprofiled: wall {wall:.2f} s, {steps / wall:.1f} steps/s; runner process CPU {cpu:.2f} s, "
+            f"{1000 * cpu / max(steps, 1):.3f} ms/step"
+        )
+        stats = _profiled(run)
+        stats.sort_stats("cumulative").print_stats(args.top)
+        stats.sort_stats("tottime").print_stats(args.top)
+        stats.sort_stats("tottime").print_stats("agentgym_text", args.top)  # this package's own functions
+    finally:
+        stop.set()
+        server.join(timeout=10)
 
 
 def main() -> None:
@@ -240,7 +318,17 @@ def main() -> None:
     parser.add_argument("--concurrent", type=int, default=16, help="with --latency: concurrent episodes")
     parser.add_argument("--single-episodes", type=int, default=16, help="with --latency: episodes played at N=1")
     parser.add_argument("--ray", action="store_true", help="with --latency: also the runner on Ray (needs Ray)")
+    parser.add_argument("--profile", action="store_true", help="profile the runner process (see above)")
+    parser.add_argument("--envs", default=ENV_ID, help="with --profile: the env ids played (comma-separated)")
+    parser.add_argument("--reply", default=None, help="with --profile: the server's one reply (else the expert's)")
+    parser.add_argument("--top", type=int, default=25, help="with --profile: functions shown per table")
+    parser.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=True, help="with --profile: the progress bar"
+    )
     args = parser.parse_args()
+    if args.profile:
+        _profile(args)
+        return
     if args.latency:
         _latency_comparison(args)
         return

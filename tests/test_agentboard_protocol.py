@@ -177,6 +177,10 @@ class _Client:
         message = types.SimpleNamespace(content=self.reply)
         return types.SimpleNamespace(choices=[types.SimpleNamespace(message=message)], usage=None)
 
+    def post(self, path: str, *, body: dict, cast_to: type):  # the openai client's low-level call the agent makes
+        assert path == "/chat/completions"
+        return self._create(**body)
+
 
 def test_the_llm_agent_sends_agentboards_requests_for_30_steps(checkout, tmp_path):
     client = _Client("Thinking about it.\nAction: check valid actions")

@@ -4,7 +4,6 @@ after concurrent slots."""
 
 import json
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -12,10 +11,10 @@ from pathlib import Path
 import gymnasium as gym
 import pytest
 
-from agentgym_text.agents.expert import ExpertAgent
 from agentgym_text.eval import EvalConfig, run_eval
 from agentgym_text.eval.store import read_jsonl
 from tests.conftest import ALL_ENV_IDS, HEAVY_ENV_IDS, USABLE_ENV_IDS, env_param
+from tests.support.dying_worker import ExpertKillingOneWorker
 
 MASTERMIND = "AgentQuest/Mastermind-v0"
 TASKS_PER_ID = 8
@@ -71,42 +70,17 @@ def test_four_slots_play_every_planned_episode_of_a_heavy_id(env_id, tmp_path):
     _check_every_episode_played([env_id], tmp_path, _run_slots([env_id], tmp_path))
 
 
-class _KillWorkerOnce(gym.Wrapper):
-    """Kills its own process (as the out-of-memory killer would) at step 2 of one task, once per marker file."""
-
-    def __init__(self, env: gym.Env, task_id: str, marker: Path):
-        super().__init__(env)
-        self.task_id, self.marker = task_id, marker
-
-    def step(self, action):
-        result = self.env.step(action)
-        info = result[4]
-        if info["task_id"] == self.task_id and info["step"] == 2 and not self.marker.exists():
-            self.marker.write_text(str(os.getpid()))
-            os.kill(os.getpid(), signal.SIGKILL)
-        return result
-
-
-class _ExpertKillingOneWorker(ExpertAgent):
-    def __init__(self, task_id: str, marker: Path):
-        super().__init__()
-        self.task_id, self.marker = task_id, marker
-
-    def env_wrappers(self):
-        return [lambda env: _KillWorkerOnce(env, self.task_id, self.marker)]
-
-
 def test_a_killed_worker_is_engine_error_then_replayed_once(tmp_path):
     marker = tmp_path / "killed"
     victim = "mastermind-002"
     config = EvalConfig(envs=MASTERMIND, tasks="6", num_envs=2, vector_mode="async", progress_bar=False)
-    first = run_eval(_ExpertKillingOneWorker(victim, marker), config, tmp_path / "run")
+    first = run_eval(ExpertKillingOneWorker(victim, marker), config, tmp_path / "run")
     assert marker.exists() and first.engine_errors == 1 and not first.complete  # the CLI exits 1 on this
     rows = {row["task_id"]: row for row in read_jsonl(tmp_path / "run" / "episodes.jsonl")}
     assert len(rows) == 6 and rows[victim]["finish_reason"] == "engine_error"
     assert all(row["success"] for task, row in rows.items() if task != victim)  # the other slot went on
 
-    again = run_eval(_ExpertKillingOneWorker(victim, marker), config, tmp_path / "run")
+    again = run_eval(ExpertKillingOneWorker(victim, marker), config, tmp_path / "run")
     assert again.complete and again.finished == 1 and again.replayed == 1
     rows = list(read_jsonl(tmp_path / "run" / "episodes.jsonl"))
     assert sorted(row["task_id"] for row in rows) == [f"mastermind-00{i}" for i in range(6)]

@@ -244,6 +244,7 @@ class LLMAgent(ProtocolAgent):
         """One request with retries: a decision carrying the usage (or the error) and the reply text."""
         import openai
         import tenacity
+        from openai.types.chat import ChatCompletion
 
         retrying = tenacity.Retrying(
             retry=tenacity.retry_if_exception(_retryable),
@@ -257,10 +258,12 @@ class LLMAgent(ProtocolAgent):
         }
         if request.stop is not None:
             settings["stop"] = request.stop
+        body = {"model": self.config.model, "messages": request.messages, **settings}
         try:
-            response = retrying(
-                self.client.chat.completions.create, model=self.config.model, messages=request.messages, **settings
-            )
+            # The client's low-level post: ``chat.completions.create`` would walk the whole body through the
+            # client's parameter types on every request (the runner's largest CPU cost per step); these messages
+            # are plain strings, which the walk leaves as they are.
+            response = retrying(self.client.post, "/chat/completions", body=body, cast_to=ChatCompletion)
         except tenacity.RetryError as exhausted:
             return Decision(
                 action="",

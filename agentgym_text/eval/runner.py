@@ -1,17 +1,26 @@
 """The evaluation runner: rolls an agent out over planned episodes, each episode on its own.
 
-Per env id it opens ``num_envs`` slots (one env each, in this process or in a worker process: see
-``slots``), and each slot's thread plays planned episodes one after another: reset to the planned task and seed,
+One pool of ``num_envs`` slots serves the whole run: a slot is a thread holding one env (in this process or in a
+worker process: see ``slots``) and plays planned episodes one after another: reset to the planned task and seed,
 ask the agent, step, repeat. A slow reply holds up only its own episode, and a freed slot starts the next one.
+Episodes of every env id share the pool. A slot keeps its env while it plays episodes of the same id (made with the
+same kwargs: a training split's instances may differ in them; see ``plan.plan_instances``), so each id's
+engine starts once per slot, not once per episode; it takes another id's work (closing its env and opening one of
+the new id) only when its id has no episode left, so no slot idles while any episode waits. An id whose env cannot
+be opened (or whose episode raises) stops alone: its remaining episodes are left unplayed, with the reason, and
+the other ids go on.
+
 Each step is appended to ``trajectories.jsonl`` and each finished episode to ``episodes.jsonl`` at once; a rerun
 into the same folder skips finished episodes and plays again those the agent could not finish because its
 endpoint failed (``agent_error``). Episodes are seeded per task, so the files hold the same episodes whatever the
 order in which slots finish them.
 
-With ``vector_mode="ray"`` each slot's env lives in a Ray actor (on a local Ray instance started for the run, or
-on the cluster at ``ray_address``); the driver alone writes the folder. A dead actor is replaced and its episode
-replayed into the new one from its seed and actions, so no row is lost or written twice; an episode that cannot be
-carried on ends with ``engine_error`` and, like ``agent_error``, is played again by the next run.
+A slot whose engine dies (``EngineLost``: an env that raises, a worker process that is killed) records its episode
+as ``engine_error`` and opens a new env for its next episode. With ``vector_mode="ray"`` each slot's env lives in a
+Ray actor (on a local Ray instance started for the run, or on the cluster at ``ray_address``); the driver alone
+writes the folder. A dead actor is replaced and its episode replayed into the new one from its seed and actions, so
+no row is lost or written twice; an episode that cannot be carried on ends with ``engine_error`` and, like
+``agent_error``, is played again by the next run.
 """
 
 from __future__ import annotations
@@ -20,9 +29,9 @@ import logging
 import sys
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,6 +133,9 @@ class RunResult:
     """Planned episodes this run did not play, each ``{"env_id", "task_id", "repeat", "reason"}`` (also in
     ``run.json``); the next run of the same command plays them. An env whose tasks could not even be listed
     appears once, with ``task_id`` None."""
+    by_env: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per env id: ``planned``, ``skipped`` (already in the folder), ``finished`` (played by this run) and
+    ``unplayed`` episodes."""
 
     @property
     def complete(self) -> bool:
@@ -137,51 +149,109 @@ class RunResult:
 
 
 class _Progress:
-    """The run's tqdm bar on stderr, with the count of agent errors, and a warning line at the first one."""
+    """The run's tqdm bar on stderr: its postfix gives each id in play its episodes done of those to play, and the
+    count of agent errors; a warning line at the first agent error and at each engine error. Thread-safe."""
 
-    def __init__(self, total: int, label: str, enabled: bool):
+    def __init__(self, totals: dict[str, int], label: str, enabled: bool):
         from tqdm.auto import tqdm
 
-        self.bar = tqdm(total=total, desc=label, unit="ep", disable=not enabled, dynamic_ncols=True)
+        self.totals = {env_id: total for env_id, total in totals.items() if total}
+        self.done: Counter[str] = Counter()
+        self.bar = tqdm(total=sum(self.totals.values()), desc=label, unit="ep", disable=not enabled, dynamic_ncols=True)
         self.agent_errors = 0
         self.engine_errors = 0
         self._tqdm = tqdm
+        self._lock = threading.Lock()
 
     def episode_done(self, env_id: str) -> None:
-        self.bar.set_postfix_str(env_id + (f", agent errors: {self.agent_errors}" if self.agent_errors else ""))
-        self.bar.update(1)
+        with self._lock:
+            self.done[env_id] += 1
+            if self.bar.disable:
+                return
+            counts = [
+                f"{name.rpartition('/')[2]} {self.done[name]}/{total}"
+                for name, total in self.totals.items()
+                if 0 < self.done[name] < total or name == env_id
+            ]
+            if self.agent_errors:
+                counts.append(f"agent errors: {self.agent_errors}")
+            # no redraw here: update() redraws at most every mininterval, not once per episode
+            self.bar.set_postfix_str(", ".join(counts), refresh=False)
+            self.bar.update(1)
 
     def agent_error(self, env_id: str, error: str | None, endpoint: str) -> None:
-        self.agent_errors += 1
-        if self.agent_errors == 1:
-            self._tqdm.write(
-                f"warning: the agent could not be reached ({error}) at {endpoint}; the episode of {env_id} ends "
-                "with finish_reason=agent_error and is played again on the next run.",
-                file=sys.stderr,
-            )
+        with self._lock:
+            self.agent_errors += 1
+            if self.agent_errors == 1:
+                self._tqdm.write(
+                    f"warning: the agent could not be reached ({error}) at {endpoint}; the episode of {env_id} ends "
+                    "with finish_reason=agent_error and is played again on the next run.",
+                    file=sys.stderr,
+                )
 
     def engine_error(self, env_id: str, error: str) -> None:
-        self.engine_errors += 1
-        self._tqdm.write(
-            f"warning: an episode of {env_id} ended with finish_reason=engine_error ({error}); it is "
-            "played again on the next run.",
-            file=sys.stderr,
-        )
+        with self._lock:
+            self.engine_errors += 1
+            self._tqdm.write(
+                f"warning: an episode of {env_id} ended with finish_reason=engine_error ({error}); it is "
+                "played again on the next run.",
+                file=sys.stderr,
+            )
 
     def close(self) -> None:
         self.bar.close()
 
 
 class _Clock:
-    """Time spent per kind, summed over slots (so with several slots the parts add up to more than the wall)."""
+    """Time spent per kind. Each slot thread keeps its own (no lock on the step path); ``merged`` sums them, so
+    with several slots the parts add up to more than the wall."""
+
+    KINDS = ("setup_s", "agent_s", "env_s", "steps")
 
     def __init__(self) -> None:
-        self.totals: dict[str, float] = {"setup_s": 0.0, "agent_s": 0.0, "env_s": 0.0, "steps": 0.0}
-        self._lock = threading.Lock()
+        self.totals: dict[str, float] = dict.fromkeys(self.KINDS, 0.0)
 
     def add(self, name: str, since: float, count: float | None = None) -> None:
+        self.totals[name] += time.perf_counter() - since if count is None else count
+
+    @classmethod
+    def merged(cls, clocks: Sequence[_Clock]) -> dict[str, float]:
+        return {kind: sum(clock.totals[kind] for clock in clocks) for kind in cls.KINDS}
+
+
+class _Queue:
+    """The run's episodes still to play, per env id in plan order, shared by the slots."""
+
+    def __init__(self, todo: dict[str, list[EpisodePlan]]):
+        # grouped by env kwargs (all alike but for a training split's instances), so a slot keeps its env longer
+        self._pending = {
+            env_id: deque(sorted(plans, key=lambda plan: repr(plan.env_kwargs)))
+            for env_id, plans in todo.items()
+            if plans
+        }
+        self._lock = threading.Lock()
+        self._stopped = False
+
+    def take(self, env_id: str | None) -> EpisodePlan | None:
+        """The next episode for a slot holding an env of ``env_id``: one of that id while it has any, else the
+        first of the next id with work left (None when nothing is left, or after ``stop``)."""
         with self._lock:
-            self.totals[name] += time.perf_counter() - since if count is None else count
+            if self._stopped:
+                return None
+            pending = self._pending.get(env_id) if env_id is not None else None
+            if not pending:
+                pending = next((queue for queue in self._pending.values() if queue), None)
+            return pending.popleft() if pending else None
+
+    def drop(self, env_id: str) -> None:
+        """Play no more episodes of ``env_id`` in this run."""
+        with self._lock:
+            self._pending.pop(env_id, None)
+
+    def stop(self) -> None:
+        """Hand out no more episodes (the slots end after their current one)."""
+        with self._lock:
+            self._stopped = True
 
 
 def _replay_rule(mode: str) -> Callable[[dict[str, Any]], bool]:
@@ -263,23 +333,20 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     )
     todo = {env_id: [p for p in env_plans if p.key not in finished] for env_id, env_plans in plans.items()}
     skipped = planned - sum(len(p) for p in todo.values())
-    progress = _Progress(planned - skipped, agent.name, enabled=config.progress_bar and planned > skipped)
-    done = 0
+    progress = _Progress(
+        {env_id: len(pending) for env_id, pending in todo.items()},
+        agent.name,
+        enabled=config.progress_bar and planned > skipped,
+    )
+    pool = _Pool(agent, config, {entry.env_id: entry for entry in entries}, todo, store, progress)
     started_ray = False
     try:
         if config.vector_mode == "ray" and planned > skipped:
             since = time.perf_counter()
             started_ray = init_ray(config.ray_address)
             clock.add("setup_s", since)
-        by_id = {entry.env_id: entry for entry in entries}
-        for env_id, pending in todo.items():
-            if not pending:
-                continue
-            try:
-                done += _run_env(agent, by_id[env_id], pending, config, store, progress, clock)
-            except Exception as error:
-                logger.debug("evaluation of %s stopped", env_id, exc_info=True)
-                env_errors[env_id] = f"{type(error).__name__}: {error}"
+        pool.run()
+        env_errors.update(pool.errors)
         unplayed = _unplayed(plans, store.keys, env_errors)
         store.record_unplayed(unplayed)
         store.record_tables(settings.get("protocol"))
@@ -291,19 +358,20 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
 
             ray.shutdown()
     wall = time.perf_counter() - started
-    timings = dict(clock.totals, wall_s=wall)
+    timings = dict(_Clock.merged([clock, *pool.clocks]), wall_s=wall)
     timings["overhead_s"] = max(0.0, wall - timings["setup_s"] - timings["agent_s"] - timings["env_s"])
     return RunResult(
         Path(out),
         planned,
         skipped,
-        done,
+        sum(pool.finished.values()),
         [f"{env_id}: {error}" for env_id, error in env_errors.items()],
         timings,
         agent_errors=progress.agent_errors,
         replayed=store.dropped,
         engine_errors=progress.engine_errors,
         unplayed=unplayed,
+        by_env=_counts_by_env(plans, todo, pool.finished, unplayed),
     )
 
 
@@ -334,42 +402,134 @@ def _unplayed(plans: dict[str, list[EpisodePlan]], recorded: set[str], env_error
     return missing
 
 
-def _run_env(
-    agent: Agent,
-    entry: EnvEntry,
-    pending_plans: list[EpisodePlan],
-    config: EvalConfig,
-    store: RunStore,
-    progress: _Progress,
-    clock: _Clock,
-) -> int:
-    """Play ``pending_plans`` on ``num_envs`` slots, each in its own thread; returns the episodes finished.
+def _counts_by_env(
+    plans: dict[str, list[EpisodePlan]],
+    todo: dict[str, list[EpisodePlan]],
+    finished: Counter[str],
+    unplayed: list[dict[str, Any]],
+) -> dict[str, dict[str, int]]:
+    """Per env id: its planned episodes, those already in the folder, those this run played, those left unplayed."""
+    left = Counter(row["env_id"] for row in unplayed if row["task_id"] is not None)
+    return {
+        env_id: {
+            "planned": len(env_plans),
+            "skipped": len(env_plans) - len(todo[env_id]),
+            "finished": finished[env_id],
+            "unplayed": left[env_id],
+        }
+        for env_id, env_plans in plans.items()
+    }
 
-    A slot whose engine dies (``EngineLost``) records its episode as ``engine_error`` and goes on with a new env.
-    A slot's env is made with its episode's kwargs (``plan.env_kwargs``); when they differ from episode to episode
-    (``config.instances``) the slot makes a new env for the next kwargs, and the plans are taken grouped by kwargs.
-    """
-    env_id = entry.env_id
-    count = max(1, min(config.num_envs, len(pending_plans)))
-    mode = slot_mode(entry, config.vector_mode, count)
-    pending = deque(sorted(pending_plans, key=lambda plan: repr(plan.env_kwargs)))
-    lock = threading.Lock()
-    finished = [0]
 
-    def open_one(env_kwargs: tuple[tuple[str, Any], ...]) -> Slot:
+class _Pool:
+    """``num_envs`` slot threads playing every id's pending episodes (see the module docstring)."""
+
+    def __init__(
+        self,
+        agent: Agent,
+        config: EvalConfig,
+        entries: dict[str, EnvEntry],
+        todo: dict[str, list[EpisodePlan]],
+        store: RunStore,
+        progress: _Progress,
+    ):
+        self.agent = agent
+        self.config = config
+        self.store = store
+        self.progress = progress
+        self.queue = _Queue(todo)
+        pending = {env_id: len(plans) for env_id, plans in todo.items() if plans}
+        self.size = min(config.num_envs, sum(pending.values()))
+        # A family not declared thread-safe gets worker processes when several of its envs (of any of its ids:
+        # they share the family's modules) may run at once.
+        by_family = Counter[str]()
+        for env_id, count in pending.items():
+            by_family[entries[env_id].family] += count
+        self._modes = {
+            env_id: slot_mode(
+                entries[env_id], config.vector_mode, min(config.num_envs, by_family[entries[env_id].family])
+            )
+            for env_id in pending
+        }
+        self._wrappers = agent.env_wrappers()
+        self.errors: dict[str, str] = {}
+        """Env id -> why its evaluation stopped (its env could not be opened, or an episode raised)."""
+        self.clocks: list[_Clock] = []
+        self.finished: Counter[str] = Counter()
+        """Env id -> episodes this run played."""
+        self._lock = threading.Lock()
+
+    def run(self) -> None:
+        """Play until no episode is left; an interruption (Ctrl-C) lets the slots end their current episode."""
+        if not self.size:
+            return
+        with ThreadPoolExecutor(max_workers=self.size, thread_name_prefix="eval-slot") as threads:
+            futures = [threads.submit(self._work, index) for index in range(self.size)]
+            try:
+                for future in wait(futures, return_when=FIRST_EXCEPTION).done:
+                    future.result()  # a slot's error (an interruption in a slot) stops the others too
+            except BaseException:
+                self.queue.stop()
+                raise
+
+    def _work(self, index: int) -> None:
+        """One slot: take episodes, keeping the env open while they are of its id."""
+        clock = _Clock()
+        with self._lock:
+            self.clocks.append(clock)
+        env_id: str | None = None
+        made_with: tuple[tuple[str, Any], ...] = ()
+        slot: Slot | None = None
+        try:
+            while (plan := self.queue.take(env_id)) is not None:
+                if plan.env_id in self.errors:  # its id stopped after this episode was handed out
+                    continue
+                if slot is not None and (plan.env_id != env_id or plan.env_kwargs != made_with):
+                    self._close(slot, env_id, clock)
+                    slot = None
+                env_id = plan.env_id
+                try:
+                    if slot is None:
+                        slot, made_with = self._open(plan, clock), plan.env_kwargs
+                    reason, success, episode = self._play(slot, index, plan, clock)
+                except Exception as error:  # the env cannot be opened, or the agent raised: this id stops
+                    logger.debug("evaluation of %s stopped", env_id, exc_info=True)
+                    with self._lock:
+                        self.errors.setdefault(env_id, f"{type(error).__name__}: {error}")
+                    self.queue.drop(env_id)
+                    if slot is not None:
+                        self._close(slot, env_id, clock)
+                        slot = None
+                    continue
+                self.store.append_episode(episode.row(self.agent.name, reason, success))
+                with self._lock:
+                    self.finished[env_id] += 1
+                self.progress.episode_done(env_id)
+                if slot.dead:  # its next episode gets a new env
+                    self._close(slot, env_id, clock)
+                    slot = None
+        finally:
+            if slot is not None:
+                self._close(slot, env_id, clock)
+
+    def _open(self, plan: EpisodePlan, clock: _Clock) -> Slot:
+        """A slot for ``plan``'s env, made with its kwargs (the run's, or a training instance's own)."""
+        env_id = plan.env_id
         since = time.perf_counter()
-        slot = open_slot(
-            env_id,
-            mode,
-            max_steps=_max_steps(agent, config, env_id),
-            wrappers=agent.env_wrappers(),
-            stop_after_repeats=config.stop_after_repeats,
-            env_kwargs=dict(env_kwargs),
-        )
-        clock.add("setup_s", since)
-        return slot
+        try:
+            return open_slot(
+                env_id,
+                self._modes[env_id],
+                max_steps=_max_steps(self.agent, self.config, env_id),
+                wrappers=self._wrappers,
+                stop_after_repeats=self.config.stop_after_repeats,
+                env_kwargs=dict(plan.env_kwargs),
+            )
+        finally:
+            clock.add("setup_s", since)
 
-    def close(slot: Slot) -> None:
+    @staticmethod
+    def _close(slot: Slot, env_id: str | None, clock: _Clock) -> None:
         since = time.perf_counter()
         try:
             slot.close()
@@ -377,123 +537,53 @@ def _run_env(
             logger.exception("closing a slot of %s failed", env_id)
         clock.add("setup_s", since)
 
-    def work(slot_index: int) -> None:
-        slot: Slot | None = None
-        made_with: tuple[tuple[str, Any], ...] = ()
+    def _play(self, slot: Slot, index: int, plan: EpisodePlan, clock: _Clock) -> tuple[str, bool, EpisodeLog]:
+        """One episode on ``slot``; returns its finish reason, success and log."""
+        episode = EpisodeLog(plan)
         try:
-            while True:
-                try:
-                    plan = pending.popleft()
-                except IndexError:
-                    return
-                if slot is not None and plan.env_kwargs != made_with:
-                    close(slot)
-                    slot = None
-                if slot is None:
-                    slot, made_with = open_one(plan.env_kwargs), plan.env_kwargs
-                reason, success, episode = _play(agent, slot, slot_index, plan, store, progress, clock, lock)
-                with lock:
-                    store.append_episode(episode.row(agent.name, reason, success))
-                    finished[0] += 1
-                    progress.episode_done(env_id)
-                if slot.dead:
-                    close(slot)
-                    slot = None
-        finally:
-            if slot is not None:
-                close(slot)
+            since = time.perf_counter()
+            observation, info = slot.reset(plan.task_id, plan.seed)
+            clock.add("env_s", since)
+            episode.begin(observation, info)
+            self.agent.begin_episode(_turn(index, episode, {}))
+            try:
+                reason, success = self._play_turns(slot, index, episode, clock)
+            finally:
+                self.agent.end_episode(_turn(index, episode, {}))
+        except EngineLost as error:
+            self.progress.engine_error(plan.env_id, str(error))
+            reason, success = FinishReason.ENGINE_ERROR.value, False
+        return reason, success, episode
 
-    with ThreadPoolExecutor(max_workers=count, thread_name_prefix="eval-slot") as pool:
-        futures = [pool.submit(work, i) for i in range(count)]
-        errors = [future.exception() for future in futures]
-    error = next((e for e in errors if e is not None), None)
-    if error is not None:
-        raise error
-    return finished[0]
-
-
-def _play(
-    agent: Agent,
-    slot: Slot,
-    slot_index: int,
-    plan: EpisodePlan,
-    store: RunStore,
-    progress: _Progress,
-    clock: _Clock,
-    lock: threading.Lock,
-) -> tuple[str, bool, EpisodeLog]:
-    """One episode on ``slot``; returns its finish reason, success and log."""
-    episode = EpisodeLog(plan)
-    try:
-        reason, success = _play_steps(agent, slot, slot_index, episode, store, progress, clock, lock)
-    except EngineLost as error:
-        with lock:
-            progress.engine_error(plan.env_id, str(error))
-        reason, success = FinishReason.ENGINE_ERROR.value, False
-    return reason, success, episode
-
-
-def _play_steps(
-    agent: Agent,
-    slot: Slot,
-    slot_index: int,
-    episode: EpisodeLog,
-    store: RunStore,
-    progress: _Progress,
-    clock: _Clock,
-    lock: threading.Lock,
-) -> tuple[str, bool]:
-    plan = episode.plan
-    since = time.perf_counter()
-    observation, info = slot.reset(plan.task_id, plan.seed)
-    clock.add("env_s", since)
-    episode.begin(observation, info)
-    agent.begin_episode(_turn(slot_index, episode, {}))
-    try:
-        return _play_turns(agent, slot, slot_index, episode, store, progress, clock, lock)
-    finally:
-        agent.end_episode(_turn(slot_index, episode, {}))
-
-
-def _play_turns(
-    agent: Agent,
-    slot: Slot,
-    slot_index: int,
-    episode: EpisodeLog,
-    store: RunStore,
-    progress: _Progress,
-    clock: _Clock,
-    lock: threading.Lock,
-) -> tuple[str, bool]:
-    plan = episode.plan
-    while True:
-        since = time.perf_counter()
-        extras = {need: slot.call(need) for need in sorted(agent.needs)}
-        clock.add("env_s", since)
-        since = time.perf_counter()
-        decision = agent.act([_turn(slot_index, episode, extras)])[0]
-        clock.add("agent_s", since)
-        if decision.finish_reason:
-            episode.count_tokens(decision)
-            if decision.finish_reason == FinishReason.AGENT_ERROR.value:
-                with lock:
-                    progress.agent_error(plan.env_id, decision.error, str(getattr(agent, "endpoint", agent.name)))
-            return decision.finish_reason, False
-        since = time.perf_counter()
-        observation, reward, terminated, truncated, info = slot.step(decision.action)
-        clock.add("env_s", since)
-        clock.add("steps", since, count=1.0)
-        row = episode.record_step(decision, decision.action, observation, reward, terminated, truncated, info)
-        model_observation = agent.observe(_turn(slot_index, episode, {}))
-        if model_observation is not None:
-            row["model_observation"] = model_observation
-        with lock:
-            store.append_step(row)
-        if terminated or truncated:
-            reason = info.get("finish_reason") or (
-                FinishReason.STEP_LIMIT.value if truncated else FinishReason.FAILURE.value
-            )
-            return reason, bool(info.get("success"))
+    def _play_turns(self, slot: Slot, index: int, episode: EpisodeLog, clock: _Clock) -> tuple[str, bool]:
+        agent, plan = self.agent, episode.plan
+        needs = sorted(agent.needs)
+        while True:
+            since = time.perf_counter()
+            extras = {need: slot.call(need) for need in needs}
+            clock.add("env_s", since)
+            since = time.perf_counter()
+            decision = agent.act([_turn(index, episode, extras)])[0]
+            clock.add("agent_s", since)
+            if decision.finish_reason:
+                episode.count_tokens(decision)
+                if decision.finish_reason == FinishReason.AGENT_ERROR.value:
+                    self.progress.agent_error(plan.env_id, decision.error, str(getattr(agent, "endpoint", agent.name)))
+                return decision.finish_reason, False
+            since = time.perf_counter()
+            observation, reward, terminated, truncated, info = slot.step(decision.action)
+            clock.add("env_s", since)
+            clock.add("steps", since, count=1.0)
+            row = episode.record_step(decision, decision.action, observation, reward, terminated, truncated, info)
+            model_observation = agent.observe(_turn(index, episode, {}))
+            if model_observation is not None:
+                row["model_observation"] = model_observation
+            self.store.append_step(row)
+            if terminated or truncated:
+                reason = info.get("finish_reason") or (
+                    FinishReason.STEP_LIMIT.value if truncated else FinishReason.FAILURE.value
+                )
+                return reason, bool(info.get("success"))
 
 
 def _turn(slot: int, episode: EpisodeLog, extras: dict[str, Any]) -> Turn:

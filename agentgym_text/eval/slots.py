@@ -3,9 +3,9 @@ own ("async", gymnasium's ``AsyncVectorEnv`` with one sub-env) or in a Ray actor
 ``agentgym_text.eval.ray_slot.RemoteEnv``: a dead actor is replaced and the episode replayed into the new one),
 and speaks plain single-env values.
 
-The runner gives every slot its own thread, so episodes proceed independently: a slow model reply holds up only
-its own episode. Families not declared ``thread_safe`` get worker processes when several slots run at once
-(``slot_mode``). Whatever the backend, an env that raises or a worker that dies (a crash, ``os._exit``, an
+The runner's pool gives every slot its own thread, so episodes proceed independently: a slow model reply holds
+up only its own episode. Families not declared ``thread_safe`` get worker processes when several of their envs
+may run at once (``slot_mode``). Whatever the backend, an env that raises or a worker that dies (a crash, ``os._exit``, an
 out-of-memory kill) surfaces as ``EngineLost``; the slot is then dead and the runner opens a new one.
 """
 
@@ -29,8 +29,9 @@ SLOT_MODES = ("sync", "async", "ray")
 
 
 def slot_mode(entry: EnvEntry, requested: str, slots: int) -> str:
-    """The backend for ``slots`` concurrent slots of ``entry``: the requested one, except that envs of a family
-    not declared thread-safe never share a process's threads ("sync" becomes "async": a worker process each)."""
+    """The backend for ``entry`` when ``slots`` envs of its family may run at once: the requested one, except that
+    envs of a family not declared thread-safe never share a process's threads ("sync" becomes "async": a worker
+    process each)."""
     if requested == "sync" and slots > 1 and not entry.thread_safe:
         return "async"
     return requested

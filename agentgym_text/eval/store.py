@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -23,6 +24,12 @@ __all__ = ["RunStore", "read_jsonl", "RunMismatch"]
 EPISODES = "episodes.jsonl"
 TRAJECTORIES = "trajectories.jsonl"
 SETTINGS = "run.json"
+
+
+def _jsonable(value: Any) -> Any:
+    """``json.dumps``'s fallback for what it cannot write itself (numpy values, anything else as its str)."""
+    converted = to_jsonable(value)
+    return str(converted) if converted is value else converted
 
 
 class RunMismatch(ValueError):
@@ -55,7 +62,7 @@ def _rewrite(path: Path, rows: list[dict[str, Any]]) -> None:
 
 
 class RunStore:
-    """Reads and appends the files of one run folder."""
+    """Reads and appends the files of one run folder; the appends may come from several threads."""
 
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
@@ -68,6 +75,7 @@ class RunStore:
         """Episode rows removed by ``open`` to be played again."""
         self.keys: set[str] = set()
         """The keys of the episodes with a row in the folder (read back by ``open``, then appended)."""
+        self._lock = threading.Lock()
 
     def open(
         self,
@@ -149,18 +157,21 @@ class RunStore:
             return sum(1 for _ in handle)
 
     def append_step(self, row: dict[str, Any]) -> None:
-        self._write(self._trajectories, row)
+        self._write("_trajectories", row)
 
     def append_episode(self, row: dict[str, Any]) -> None:
-        self._write(self._episodes, row)
-        self.keys.add(str(row.get("key")))
+        self._write("_episodes", row, key=str(row.get("key")))
 
-    @staticmethod
-    def _write(handle: TextIO | None, row: dict[str, Any]) -> None:
-        if handle is None:
-            raise RuntimeError("RunStore.open() first")
-        handle.write(json.dumps(to_jsonable(row), ensure_ascii=False) + "\n")
-        handle.flush()
+    def _write(self, handle_name: str, row: dict[str, Any], key: str | None = None) -> None:
+        line = json.dumps(row, ensure_ascii=False, default=_jsonable) + "\n"  # serialised outside the lock
+        with self._lock:
+            handle: TextIO | None = getattr(self, handle_name)
+            if handle is None:
+                raise RuntimeError("RunStore.open() first")
+            handle.write(line)
+            handle.flush()
+            if key is not None:
+                self.keys.add(key)
 
     def close(self) -> None:
         for handle in (self._episodes, self._trajectories):

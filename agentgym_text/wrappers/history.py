@@ -71,30 +71,31 @@ class HistoryWindow(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     def render_window(self) -> str:
         """The current prompt text: goal, omission marker, then the kept turns oldest first."""
         header = f"Goal: {self._goal}" if self._goal else ""
-        kept: list[str] = []
+        total = len(self._turns)
+        body, kept = "", 0  # the kept turns' blocks, oldest first; grown one block at a time (linear per step)
         for action, observation in reversed(self._turns):
             block = (f"Action: {action}\n" if action is not None else "") + f"Observation: {observation}"
-            candidate = [block, *kept]
-            if kept and not self._fits(header, candidate, len(self._turns) - len(candidate)):
+            candidate = f"{block}\n{body}" if kept else block
+            if kept and not self._fits(self._join(header, candidate, total - kept - 1)):
                 break
-            kept = candidate
-            if self.max_turns is not None and len(kept) >= self.max_turns:
+            body, kept = candidate, kept + 1
+            if self.max_turns is not None and kept >= self.max_turns:
                 break
-        text = self._join(header, kept, len(self._turns) - len(kept))
+        text = self._join(header, body, total - kept)
         if self.max_chars is not None and len(text) > self.max_chars:
             text = text[-self.max_chars :]
         return text
 
-    def _fits(self, header: str, blocks: list[str], omitted: int) -> bool:
-        text = self._join(header, blocks, omitted)
+    def _fits(self, text: str) -> bool:
         if self.max_chars is not None and len(text) > self.max_chars:
             return False
         return self.max_tokens is None or self.count_tokens(text) <= self.max_tokens
 
     @staticmethod
-    def _join(header: str, blocks: list[str], omitted: int) -> str:
+    def _join(header: str, body: str, omitted: int) -> str:
         parts = [header] if header else []
         if omitted:
             parts.append(f"[{omitted} earlier turn{'s' if omitted != 1 else ''} omitted]")
-        parts.extend(blocks)
+        if body:
+            parts.append(body)
         return "\n".join(parts)

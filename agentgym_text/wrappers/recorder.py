@@ -29,8 +29,13 @@ STEP_FIELDS = (
 """The fields of one step row, the same in ``TrajectoryRecorder`` files and an eval run's trajectories."""
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def to_jsonable(value: Any) -> Any:
     """Plain JSON types for numpy scalars/arrays, tuples and anything else (as its str)."""
+    if type(value) in _PLAIN:  # the common case first (exact types: numpy's float64 subclasses float)
+        return value
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
