@@ -33,10 +33,8 @@ FAMILY = Family(
         ),
     ),
     difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),
-    train_split=TrainSplit(
-        unavailable="training variations (task_name=, variation=) need ScienceWorld's own "
-        "train split listed from the JVM; not wired yet"
-    ),
+    # ScienceWorld's own train variations (3,592 over the 30 types), those whose gold path solves them
+    train_split=TrainSplit(builder="agentgym_text.envs.scienceworld.train_variations:training_instances"),
     thread_safe=True,  # tests/test_thread_safety.py
     text_formats=("agentboard", "clear"),
     requires="scienceworld",
