@@ -151,3 +151,21 @@ def test_the_expert_solves_a_sample_of_training_tasks(env_id):
 def test_the_expert_solves_the_first_training_tasks(env_id):
     for env_kwargs, task_id, seed in train_instances(env_id, FIRST):
         check_expert_solves(env_id, task_id, seed, env_kwargs=env_kwargs)
+
+
+def test_scienceworld_lists_only_variations_the_expert_solves_that_open_unlike_a_test_task(monkeypatch):
+    from agentgym_text.envs.scienceworld import train_variations
+
+    records = {
+        ("boil", 1): {"instance": {"goal": "Boil tin."}, "first_observation": "hallway"},  # opens as a test task
+        ("boil", 2): {"instance": None, "error": "gold path ends without success"},
+        ("boil", 3): {"instance": {"goal": "Boil tin."}, "first_observation": "kitchen"},
+        ("melt", 1): {"instance": {"goal": "Melt ice."}, "first_observation": "hallway"},
+    }
+    monkeypatch.setattr(train_variations, "ordered", lambda: list(records))
+    monkeypatch.setattr(train_variations, "derived_record", lambda name, variation: records[name, variation])
+    monkeypatch.setattr(train_variations, "shipped_openings", lambda: {("Boil tin.", "hallway")})
+    assert [task_id for _, task_id, _ in train_variations.training_instances(5)] == [
+        "scienceworld-boil-var3",
+        "scienceworld-melt-var1",
+    ]

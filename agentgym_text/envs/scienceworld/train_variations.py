@@ -9,7 +9,9 @@ A training variation becomes a task as any unshipped variation does: its gold pa
 subgoals derived (``gold_paths.derive_instance``). Here that happens in a freshly started JVM, so the record is the
 same on every machine, and the record is cached per variation (``scienceworld-train-instances/``): about 10-40 s a
 variation at first use, nothing after. Some gold paths do not solve their variation (the plant tasks wait a fixed
-time for the bees); ``training_instances(size)`` skips those, so the expert solves every instance it lists.
+time for the bees), and a variation can open exactly as a shipped one does (the same goal, start room and
+inventory); ``training_instances(size)`` skips both, so the expert solves every instance it lists and none opens as
+a test task.
 """
 
 from __future__ import annotations
@@ -19,12 +21,23 @@ import sys
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentgym_text.core.cache import build_cached, progress_bar, source_key
 from agentgym_text.core.tasks import DEFAULT_MAX_STEPS, TaskSet, TaskSpec, TrainInstance
 
-__all__ = ["SPLIT", "listing", "ordered", "training_task_set", "derived_record", "training_instances"]
+if TYPE_CHECKING:
+    from agentgym_text.envs.scienceworld.engine import ScienceWorldEngine
+
+__all__ = [
+    "SPLIT",
+    "listing",
+    "shipped_openings",
+    "ordered",
+    "training_task_set",
+    "derived_record",
+    "training_instances",
+]
 
 SPLIT = "train"
 """The ``split=`` of the env and the ``split`` param of a training task."""
@@ -38,8 +51,15 @@ def _scienceworld_version() -> str:
     return version("scienceworld")
 
 
+def _opening(engine: ScienceWorldEngine, task_name: str, variation: int, simplifications: str) -> str:
+    """The simulator's first observation of a variation (the room and the inventory)."""
+    engine.load(task_name, variation, simplifications)
+    return engine.reset()
+
+
 def _build_listing(folder: Path) -> None:
     from agentgym_text.envs.scienceworld.engine import ScienceWorldEngine
+    from agentgym_text.envs.scienceworld.tasks import load_instances
 
     engine = ScienceWorldEngine()
     try:
@@ -47,17 +67,34 @@ def _build_listing(folder: Path) -> None:
         for task_name in engine.task_names():
             engine.load(task_name, 0, "")
             variations[task_name] = sorted(int(v) for v in engine._sim.get_variations_train())
+        openings = [
+            [inst["goal"], _opening(engine, inst["task_name"], int(inst["variation"]), inst["simplifications"])]
+            for inst in load_instances()
+        ]
     finally:
         engine.close()
-    (folder / _LISTING).write_text(json.dumps(variations, indent=1, sort_keys=True))
+    record = {"train": variations, "shipped_openings": openings}
+    (folder / _LISTING).write_text(json.dumps(record, indent=1, sort_keys=True, ensure_ascii=False))
 
 
 @lru_cache(maxsize=1)
-def listing() -> dict[str, list[int]]:
-    """Task type -> its train variations, as the installed simulator lists them (cached)."""
-    key = source_key(sys.modules[__name__], _scienceworld_version())
+def _listed() -> dict[str, Any]:
+    from agentgym_text.envs.scienceworld import tasks
+
+    shipped = Path(tasks.__file__).with_name(tasks.DATA_FILE)
+    key = source_key(sys.modules[__name__], shipped, _scienceworld_version())
     folder = build_cached("scienceworld-train", key, _build_listing)
     return json.loads((folder / _LISTING).read_text())
+
+
+def listing() -> dict[str, list[int]]:
+    """Task type -> its train variations, as the installed simulator lists them (cached)."""
+    return _listed()["train"]
+
+
+def shipped_openings() -> set[tuple[str, str]]:
+    """(goal, the simulator's first observation) of every shipped task (cached with the listing)."""
+    return {(goal, first) for goal, first in _listed()["shipped_openings"]}
 
 
 def ordered() -> list[tuple[str, int]]:
@@ -93,7 +130,9 @@ def _derive(task_name: str, variation: int, folder: Path) -> None:
     try:
         engine.start()  # a fresh JVM: the gold path the simulator generates depends on what the JVM did before
         try:
-            record: dict[str, Any] = {"instance": derive_instance(engine, task_name, variation)}
+            instance = derive_instance(engine, task_name, variation)
+            first = _opening(engine, task_name, variation, instance["simplifications"])
+            record: dict[str, Any] = {"instance": instance, "first_observation": first}
         except InstanceError as error:
             record = {"instance": None, "error": str(error)}
     finally:
@@ -102,33 +141,41 @@ def _derive(task_name: str, variation: int, folder: Path) -> None:
 
 
 def derived_record(task_name: str, variation: int) -> dict[str, Any]:
-    """``{"instance": the task_set.json record}`` of a training variation, or ``{"instance": None, "error": why}``
-    when its gold path does not solve it; derived in a fresh JVM at first use, then read from the cache."""
+    """``{"instance": the task_set.json record, "first_observation": the simulator's}`` of a training variation, or
+    ``{"instance": None, "error": why}`` when its gold path does not solve it; derived in a fresh JVM at first use,
+    then read from the cache."""
     from agentgym_text.envs.scienceworld import gold_paths, session, subgoals
 
-    key = source_key(gold_paths, subgoals, session, _scienceworld_version(), task_name, int(variation))
+    key = source_key(
+        sys.modules[__name__], gold_paths, subgoals, session, _scienceworld_version(), task_name, int(variation)
+    )
     folder = build_cached(
         "scienceworld-train-instances", key, lambda staging: _derive(task_name, int(variation), staging), quiet=True
     )
     return json.loads((folder / _RECORD).read_text())
 
 
-def _solved() -> Iterator[tuple[str, int]]:
+def _usable() -> Iterator[tuple[str, int]]:
+    """The training variations whose gold path solves them and whose opening (goal and first observation) is no
+    shipped task's: a variation can differ from a shipped one only where the agent does not yet see."""
+    shipped = shipped_openings()
     deals = ordered()
     for name, variation in progress_bar(deals, total=len(deals), desc="ScienceWorld training variations"):
-        if derived_record(name, variation)["instance"] is not None:
+        record = derived_record(name, variation)
+        instance = record["instance"]
+        if instance is not None and (instance["goal"], record["first_observation"]) not in shipped:
             yield name, variation
 
 
 def training_instances(size: int) -> list[TrainInstance]:
-    """The first ``size`` training variations (in ``ordered()`` order) whose gold path solves them, each played by
+    """The first ``size`` usable training variations (``_usable``, in ``ordered()`` order), each played by
     ``gym.make(id, split="train")`` reset to its id with seed 0. Derives what the cache lacks (slow at first use)."""
     from agentgym_text.envs.scienceworld.tasks import task_id_for
 
     chosen: list[TrainInstance] = []
     if size < 1:
         return chosen
-    for name, variation in _solved():
+    for name, variation in _usable():
         chosen.append(({"split": SPLIT}, task_id_for(name, variation), 0))
         if len(chosen) == size:
             break
