@@ -64,7 +64,7 @@ FAMILY = Family(
         for name, (challenge, description, weights) in _GAMES.items()
     ),
     difficulty=DifficultyRule("subgoals", 3),
-    # games of the test settings from seeds 1,000,000 and up (tasks.training_tasks); each id's own challenge
+    # each id's challenge through the test settings, from seeds 1,000,000 and up (tasks.training_tasks); any size
     train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
     thread_safe=False,  # textworld parses game logic with one module-level parser (tests/test_thread_safety.py)
     requires="textworld",
