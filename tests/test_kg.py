@@ -193,3 +193,11 @@ def test_split_is_checked_and_task_files_have_no_training_split():
         KgEnv(split="dev")
     with pytest.raises(ValueError, match="split= choose among the generated questions"):
         KgEnv(split="train", task_file="std.json", ontology_dir=".")
+
+
+def test_training_questions_beyond_what_the_templates_yield_are_refused(monkeypatch):
+    from agentgym_text.envs.kg import tasks
+
+    monkeypatch.setattr(tasks, "_draft", lambda *args, **kwargs: None)
+    with pytest.raises(ValueError, match="the templates yield 0 training questions"):
+        tasks.training_tasks.__wrapped__(5)
