@@ -215,3 +215,19 @@ def test_lenient_forms_are_read():
     assert parse_action("Action: Operation\nSELECT 1").sql == "SELECT 1"
     assert parse_action("Final Answer: Lisbon").answer == ("Lisbon",)
     assert parse_action("Action: Answer\nFinal Answer: ['a', 2.5]").answer == ("a", 2.5)
+
+
+def test_training_tasks_keep_the_kinds_and_proportions_on_other_tables():
+    from agentgym_text.envs.db.tasks import training_tasks
+
+    train = training_tasks(600)
+    assert [task.task_id for task in train][:2] == ["db-train-insert-0000", "db-train-update-0001"]
+    assert Counter(t.params["qtype"] for t in train) == Counter(t.params["qtype"] for t in make_tasks()) + Counter(
+        t.params["qtype"] for t in make_tasks()
+    )
+    shipped = {json.dumps(t.params["table"]) for t in make_tasks()}
+    assert not shipped & {json.dumps(t.params["table"]) for t in train}
+    with pytest.raises(ValueError, match="split must be one of"):
+        DbEnv(split="dev")
+    with pytest.raises(ValueError, match="split= choose among the generated tasks"):
+        DbEnv(split="train", task_file="standard.jsonl")

@@ -165,3 +165,39 @@ def test_expert_continues_from_the_agents_own_variables(env):
     while not env.episode_over:
         _, _, _, _, info = env.step(env.expert_action())
     assert info["success"]
+
+
+def test_training_questions_are_about_entities_no_shipped_question_reaches():
+    from agentgym_text.envs.kg.tasks import run_program, training_tasks
+    from agentgym_text.envs.kg.tools import ToolSession
+
+    graph = KnowledgeGraph(graph_folder() / "graph.sqlite")
+    try:
+        reached: set[str] = set()
+        for task in make_tasks():
+            reached.update(task.params["entities"])
+            for variable in run_program(ToolSession(graph, task.params["entities"]), task.params["program"]):
+                reached.update(graph.names(variable.ids))
+    finally:
+        graph.close()
+    train = training_tasks(200)
+    assert len(train) == 200 and all(task.task_id.startswith("kg-train-") for task in train)
+    assert not reached & {name for task in train for name in task.params["entities"]}
+    questions = [task.params["question"] for task in train]
+    assert len(set(questions)) == 200 and not set(questions) & {task.params["question"] for task in make_tasks()}
+    assert {task.params["template"] for task in train} == {task.params["template"] for task in make_tasks()}
+
+
+def test_split_is_checked_and_task_files_have_no_training_split():
+    with pytest.raises(ValueError, match="split must be one of"):
+        KgEnv(split="dev")
+    with pytest.raises(ValueError, match="split= choose among the generated questions"):
+        KgEnv(split="train", task_file="std.json", ontology_dir=".")
+
+
+def test_training_questions_beyond_what_the_templates_yield_are_refused(monkeypatch):
+    from agentgym_text.envs.kg import tasks
+
+    monkeypatch.setattr(tasks, "_draft", lambda *args, **kwargs: None)
+    with pytest.raises(ValueError, match="the templates yield 0 training questions"):
+        tasks.training_tasks.__wrapped__(5)

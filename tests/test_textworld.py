@@ -3,6 +3,8 @@
 Building a game costs a few seconds, so the default run plays two games per challenge; ``-m slow`` plays all 90.
 """
 
+import json
+
 import gymnasium as gym
 import pytest
 
@@ -124,3 +126,37 @@ def test_bad_input_is_invalid_with_a_message(action, reason):
     assert not info["valid"] and info["invalid_reason"] == reason and len(obs) > 10, (obs, info["invalid_reason"])
     assert reward == 0.0 and not terminated
     env.close()
+
+
+def _shape(task) -> str:
+    """A game's settings but for its food split and recipe seed (cooking)."""
+    settings = {k: v for k, v in task.params["settings"].items() if k not in ("split", "recipe_seed")}
+    return json.dumps(settings, sort_keys=True)
+
+
+def test_training_games_come_from_seeds_no_test_game_is_generated_from():
+    from agentgym_text.envs.textworld.generator import GENERATION_ATTEMPTS
+    from agentgym_text.envs.textworld.tasks import TRAIN_SEED, training_tasks
+
+    def generation_seeds(task_set):  # each game's seed and the retries textworld may need (generator._build)
+        return {task.params["seed"] + attempt * 100_003 for task in task_set for attempt in range(GENERATION_ATTEMPTS)}
+
+    for challenge in CHALLENGES.values():
+        train = training_tasks(challenge, 1000)
+        assert len(set(train.task_ids)) == 1000 and min(task.params["seed"] for task in train) == TRAIN_SEED
+        assert not generation_seeds(train) & generation_seeds(make_tasks(challenge))
+        # the test games' settings (levels, recipe shapes), one after the other
+        assert len({_shape(task) for task in train[:10]}) == 10
+        assert {_shape(task) for task in train[:10]} == {_shape(task) for task in make_tasks(challenge)}
+    assert {task.params["settings"]["split"] for task in training_tasks("cooking", 10)} == {"train"}
+
+
+def test_split_and_seeds_are_checked():
+    from agentgym_text.envs.textworld.env import TextWorldEnv
+
+    with pytest.raises(ValueError, match="split must be one of"):
+        TextWorldEnv("coin", split="dev")
+    with pytest.raises(ValueError, match="not both"):
+        TextWorldEnv("coin", split="train", seeds=[5])
+    with pytest.raises(ValueError, match="num_tasks= sizes the training split"):
+        TextWorldEnv("coin", num_tasks=5)

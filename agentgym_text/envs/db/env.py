@@ -24,12 +24,14 @@ from agentgym_text.envs.db.scoring import (
     table_progress,
     values_f1,
 )
-from agentgym_text.envs.db.tasks import MAX_STEPS, TASK_COUNT, make_tasks
+from agentgym_text.envs.db.tasks import DEFAULT_TRAIN_COUNT, MAX_STEPS, TASK_COUNT, make_tasks, training_tasks
 
-__all__ = ["DbEnv", "BEFORE_ANSWER", "PROTOCOLS", "AGENTBENCH_RESULT_CHARS", "SQL_RESULT"]
+__all__ = ["DbEnv", "BEFORE_ANSWER", "PROTOCOLS", "SPLITS", "AGENTBENCH_RESULT_CHARS", "SQL_RESULT"]
 
 BEFORE_ANSWER = 0.9
 """Progress is capped at this share until the answer is committed: 1.0 only for a correct answer."""
+SPLITS = ("test", "train")
+"""The shipped 300 tasks, or the training tasks (``tasks.training_tasks``: other seeds, no shipped table)."""
 PROTOCOLS = ("v0.2", "fc")
 """How AgentBench's items are scored: v0.2 (the paper's release and leaderboard) or the later FC release."""
 AGENTBENCH_RESULT_CHARS = 800
@@ -57,6 +59,8 @@ class DbEnv(TextEnv):
     ``BEFORE_ANSWER`` of it until the answer, 1.0 on a correct answer. ``strict=True`` ends the episode on a
     format error, as AgentBench does (finish reason ``invalid_format``). ``db_url`` (a PostgreSQL DSN, e.g.
     ``postgresql://user@localhost/scratch``) runs episodes on that server instead (see ``postgres.py``).
+    ``split="train"`` gives ``num_tasks`` (default 1,000) training tasks from the same generator on other seeds,
+    none with a shipped task's table or question.
 
     ``task_file`` plays AgentBench's own items (``data/dbbench/standard.jsonl``, ``dev.jsonl``; see
     ``agentbench_file.py``) as AgentBench scores them: every column TEXT, a modification right when AgentBench's md5
@@ -86,6 +90,7 @@ class DbEnv(TextEnv):
         self,
         num_tasks: int | None = None,
         strict: bool = False,
+        split: str = "test",
         db_url: str | None = None,
         task_file: str | None = None,
         protocol: str = "v0.2",
@@ -93,13 +98,16 @@ class DbEnv(TextEnv):
     ):
         if protocol not in PROTOCOLS:
             raise ValueError(f"protocol must be one of {PROTOCOLS}, not {protocol!r}")
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
         self.db_url = db_url or None
         self.protocol = protocol
         self.from_file = bool(task_file)
         if self.from_file:
-            if num_tasks is not None:
+            if num_tasks is not None or split != "test":
                 raise ValueError(
-                    "num_tasks= chooses among the shipped tasks; with task_file= every item of the file is a task"
+                    "num_tasks= and split= choose among the generated tasks; with task_file= every item of the file "
+                    "is a task"
                 )
             if self.db_url is not None and not self.db_url.startswith(("mysql://", "mariadb://")):
                 raise ValueError(
@@ -114,7 +122,10 @@ class DbEnv(TextEnv):
                 raise ValueError(
                     "the shipped tasks run on SQLite or PostgreSQL; mysql:// plays AgentBench's items (task_file=)"
                 )
-            tasks = make_tasks(TASK_COUNT if num_tasks is None else num_tasks)
+            if split == "train":
+                tasks = training_tasks(DEFAULT_TRAIN_COUNT if num_tasks is None else num_tasks)
+            else:
+                tasks = make_tasks(TASK_COUNT if num_tasks is None else num_tasks)
         super().__init__(tasks, **kwargs)
         self.strict = strict
         self._quote = _backquote if self.from_file else quote

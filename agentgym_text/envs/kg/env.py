@@ -16,10 +16,21 @@ from agentgym_text.envs.kg.endpoint import SparqlEndpoint, endpoint_url
 from agentgym_text.envs.kg.expert import expert_action, match_variables
 from agentgym_text.envs.kg.graph import KnowledgeGraph
 from agentgym_text.envs.kg.ontology import load_ontology
-from agentgym_text.envs.kg.tasks import MAX_STEPS, TASK_COUNT, graph_folder, make_tasks, run_program
+from agentgym_text.envs.kg.tasks import (
+    DEFAULT_TRAIN_COUNT,
+    MAX_STEPS,
+    TASK_COUNT,
+    graph_folder,
+    make_tasks,
+    run_program,
+    training_tasks,
+)
 from agentgym_text.envs.kg.tools import ToolSession, Variable
 
-__all__ = ["KgEnv"]
+__all__ = ["KgEnv", "SPLITS"]
+
+SPLITS = ("test", "train")
+"""The shipped 150 questions, or the training questions (``tasks.training_tasks``: other seeds, other topics)."""
 
 _STRICT_ENDINGS = {
     InvalidReason.UNPARSABLE: FinishReason.INVALID_FORMAT,
@@ -44,7 +55,8 @@ class KgEnv(TextEnv):
 
     Progress: the share of the gold program's variables the agent has produced (set-equal), with the final
     answer as the last subgoal; 1.0 on the right ``Final Answer: #n``. ``strict=True`` ends the episode on a
-    format error (``invalid_format``) or an unknown tool (``invalid_action``).
+    format error (``invalid_format``) or an unknown tool (``invalid_action``). ``split="train"`` gives ``num_tasks``
+    (default 1,000) training questions on the same graph, about entities no shipped question names or reaches.
 
     ``task_file`` plays AgentBench's own items (``data/knowledgegraph/std.json``, ``dev.json``; task ids are their
     ``qid``) against the user's Freebase endpoint (``sparql_url``, or the setting ``AGENTGYM_TEXT_SPARQL_URL``) with
@@ -70,6 +82,7 @@ class KgEnv(TextEnv):
         self,
         num_tasks: int | None = None,
         strict: bool = False,
+        split: str = "test",
         task_file: str | None = None,
         sparql_url: str | None = None,
         ontology_dir: str | None = None,
@@ -79,9 +92,13 @@ class KgEnv(TextEnv):
         self.from_file = bool(task_file)
         self.agentbench_fixes = bool(agentbench_fixes)
         self.episode: AgentBenchEpisode | None = None
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
         if self.from_file:
-            if num_tasks is not None:
-                raise ValueError("num_tasks= chooses among the shipped tasks; with task_file= every item is a task")
+            if num_tasks is not None or split != "test":
+                raise ValueError(
+                    "num_tasks= and split= choose among the generated questions; with task_file= every item is a task"
+                )
             if strict:
                 raise ValueError("strict= ends shipped episodes on a format error; AgentBench's KG task goes on")
             if not ontology_dir:
@@ -100,7 +117,10 @@ class KgEnv(TextEnv):
                 raise ValueError(
                     "sparql_url=, ontology_dir= and agentbench_fixes= play AgentBench's items: give task_file="
                 )
-            tasks = make_tasks(TASK_COUNT if num_tasks is None else num_tasks)
+            if split == "train":
+                tasks = training_tasks(DEFAULT_TRAIN_COUNT if num_tasks is None else num_tasks)
+            else:
+                tasks = make_tasks(TASK_COUNT if num_tasks is None else num_tasks)
         super().__init__(tasks, **kwargs)
         self.strict = strict
         self.graph = None if self.from_file else KnowledgeGraph(graph_folder() / "graph.sqlite")

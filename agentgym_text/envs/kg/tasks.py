@@ -20,9 +20,22 @@ from agentgym_text.envs.kg.graph import KnowledgeGraph, write_graph
 from agentgym_text.envs.kg.registration import FAMILY, MAX_STEPS, TASK_COUNT
 from agentgym_text.envs.kg.tools import ToolSession
 
-__all__ = ["TASK_COUNT", "MAX_STEPS", "graph_folder", "make_tasks", "run_program", "goal_text"]
+__all__ = [
+    "TASK_COUNT",
+    "MAX_STEPS",
+    "TRAIN_SEED",
+    "graph_folder",
+    "make_tasks",
+    "training_tasks",
+    "run_program",
+    "goal_text",
+]
 
 SEED = 16_160
+TRAIN_SEED = 1_000_000
+"""Training question ``i`` draws from ``random.Random(TRAIN_SEED + i)``: no shipped question's seed
+(16,160-16,309)."""
+DEFAULT_TRAIN_COUNT = 1000
 _MAX_ANSWER = 20
 
 
@@ -37,39 +50,92 @@ def run_program(session: ToolSession, program: list[str]) -> list:
     return session.variables
 
 
+def _draft(
+    kg: KnowledgeGraph,
+    index: int,
+    seed: int,
+    seen: set[str],
+    apart_from: frozenset[int] = frozenset(),
+    label: str = "kg",
+    width: int = 3,
+) -> dict | None:
+    """Question ``index`` (the templates in turn) drawn from ``random.Random(seed)``, or None after 200 draws. A
+    question in ``seen`` or whose topic entities are in ``apart_from`` is drawn again. Its id is
+    ``<label>-<hops>hop-<template>-<index>`` (``index`` with ``width`` digits)."""
+    rng = random.Random(seed)
+    template = questions.TEMPLATES[index % len(questions.TEMPLATES)]
+    for _ in range(200):
+        draft = template(rng, kg)
+        if not draft or draft[0] in seen:
+            continue
+        question, entities, program = draft
+        try:
+            session = ToolSession(kg, entities)
+            variables = run_program(session, program)
+        except ActionError:
+            continue
+        last = variables[-1]
+        if any(not v.ids for v in variables) or (last.number is None and len(last.ids) > _MAX_ANSWER):
+            continue
+        if apart_from and _topic(session) & apart_from:
+            continue
+        hops = sum(step.startswith("get_neighbors") for step in program)
+        return {
+            "task_id": f"{label}-{hops}hop-{template.__name__}-{index:0{width}d}",
+            "question": question,
+            "entities": entities,
+            "program": program,
+            "hops": hops,
+            "template": template.__name__,
+        }
+    return None
+
+
+def _topic(session: ToolSession) -> set[int]:
+    """The ids of the question's named entities."""
+    return {entity_id for variable in session.entities.values() for entity_id in variable.ids}
+
+
 def _draft_tasks(kg: KnowledgeGraph) -> list[dict]:
     drafted: list[dict] = []
     seen: set[str] = set()
     for index in range(TASK_COUNT):
-        template = questions.TEMPLATES[index % len(questions.TEMPLATES)]
-        rng = random.Random(SEED + index)
-        for _ in range(200):
-            draft = template(rng, kg)
-            if not draft or draft[0] in seen:
-                continue
-            question, entities, program = draft
-            try:
-                variables = run_program(ToolSession(kg, entities), program)
-            except ActionError:
-                continue
-            last = variables[-1]
-            if any(not v.ids for v in variables) or (last.number is None and len(last.ids) > _MAX_ANSWER):
-                continue
-            seen.add(question)
-            hops = sum(step.startswith("get_neighbors") for step in program)
-            drafted.append(
-                {
-                    "task_id": f"kg-{hops}hop-{template.__name__}-{index:03d}",
-                    "question": question,
-                    "entities": entities,
-                    "program": program,
-                    "hops": hops,
-                    "template": template.__name__,
-                }
-            )
-            break
-        else:  # pragma: no cover
-            raise RuntimeError(f"template {template.__name__} found no question for task {index}")
+        found = _draft(kg, index, SEED + index, seen)
+        if found is None:  # pragma: no cover
+            raise RuntimeError(f"no question for task {index}")
+        drafted.append(found)
+        seen.add(found["question"])
+    return drafted
+
+
+def _test_region(kg: KnowledgeGraph, drafts: list[dict]) -> frozenset[int]:
+    """Every entity a shipped question names or its gold program reaches."""
+    region: set[int] = set()
+    for draft in drafts:
+        session = ToolSession(kg, draft["entities"])
+        region.update(_topic(session))
+        region.update(entity_id for variable in run_program(session, draft["program"]) for entity_id in variable.ids)
+    return frozenset(region)
+
+
+def _draft_training(kg: KnowledgeGraph, count: int) -> list[dict]:
+    """``count`` training questions: index ``i`` draws from ``TRAIN_SEED + i``, its topic entities outside the test
+    region, no question twice (nor a shipped one); ids ``kg-train-...-<i>``. A template whose questions run out
+    (those about a few hub entities) leaves its index empty, so the ids stay those of their seeds."""
+    shipped = json.loads((graph_folder() / "tasks.json").read_text())
+    apart_from = _test_region(kg, shipped)
+    seen = {draft["question"] for draft in shipped}
+    drafted: list[dict] = []
+    index = misses = 0
+    while len(drafted) < count:
+        found = _draft(kg, index, TRAIN_SEED + index, seen, apart_from, label="kg-train", width=4)
+        index += 1
+        misses = 0 if found is not None else misses + 1
+        if misses == len(questions.TEMPLATES):
+            raise ValueError(f"the templates yield {len(drafted)} training questions apart from the shipped ones")
+        if found is not None:
+            drafted.append(found)
+            seen.add(found["question"])
     return drafted
 
 
@@ -89,9 +155,7 @@ def graph_folder() -> Path:
     return cache.build_cached("kg", key, _build)
 
 
-@lru_cache(maxsize=1)
-def make_tasks(count: int = TASK_COUNT) -> TaskSet:
-    drafts = json.loads((graph_folder() / "tasks.json").read_text())[:count]
+def _task_set(drafts: list[dict]) -> TaskSet:
     return TaskSet(
         [
             TaskSpec(
@@ -104,3 +168,18 @@ def make_tasks(count: int = TASK_COUNT) -> TaskSet:
             for d in drafts
         ]
     )
+
+
+@lru_cache(maxsize=1)
+def make_tasks(count: int = TASK_COUNT) -> TaskSet:
+    return _task_set(json.loads((graph_folder() / "tasks.json").read_text())[:count])
+
+
+@lru_cache(maxsize=4)
+def training_tasks(count: int = DEFAULT_TRAIN_COUNT) -> TaskSet:
+    """``count`` training questions (``_draft_training``), drafted on the cached graph (1,000 in seconds)."""
+    kg = KnowledgeGraph(graph_folder() / "graph.sqlite")
+    try:
+        return _task_set(_draft_training(kg, count))
+    finally:
+        kg.close()

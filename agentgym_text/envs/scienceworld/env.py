@@ -35,13 +35,14 @@ from agentgym_text.envs.scienceworld.engine import (
 from agentgym_text.envs.scienceworld.expert import GoldPathExpert
 from agentgym_text.envs.scienceworld.session import CommandSession
 from agentgym_text.envs.scienceworld.tasks import instance_to_task, make_tasks, subgoal_tracker
+from agentgym_text.envs.scienceworld.train_variations import SPLIT, derived_record, training_task_set
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from agentgym_text.envs.scienceworld.pool import JvmPool
 
-__all__ = ["ScienceWorldTextEnv", "DEFAULT_JVM_RESTART_EVERY", "DEFAULT_JVM_MAX_RSS_MIB"]
+__all__ = ["ScienceWorldTextEnv", "SPLITS", "DEFAULT_JVM_RESTART_EVERY", "DEFAULT_JVM_MAX_RSS_MIB"]
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ DEFAULT_JVM_MAX_RSS_MIB = 1024.0
 """A JVM whose resident memory is above this at a reset is replaced."""
 
 JVM_MODES = ("own", "shared")
+SPLITS = ("test", SPLIT)
 
 
 def _pool_for(jvm: str | JvmPool) -> JvmPool | None:
@@ -96,6 +98,9 @@ class ScienceWorldTextEnv(TextEnv):
     ``text_format=`` picks the words (``modes``): AgentBoard's (the default; ``agentboard_fixes=False`` restores
     its bugs) or this package's own ("clear"); the README describes both.
 
+    ``split="train"`` plays ScienceWorld's own train variations instead (``train_variations.py``; ``num_tasks`` the
+    first of them): no shipped task's variation, each derived in a fresh JVM at its first reset and cached.
+
     ``agentboard_data=`` (default: the setting ``AGENTGYM_TEXT_AGENTBOARD_DATA``) plays the lines of AgentBoard's
     ``scienceworld/test.jsonl`` in that folder, with their goals, difficulty labels and AgentBoard's progress rule
     (``agentboard_data.py``); it needs ``text_format="agentboard"``. Every task's budget is AgentBoard's 30 steps.
@@ -126,14 +131,30 @@ class ScienceWorldTextEnv(TextEnv):
         jvm_max_rss_mib: float | None = DEFAULT_JVM_MAX_RSS_MIB,
         agentboard_data: str | os.PathLike[str] | None = None,
         jvm: str | JvmPool = "own",
+        split: str = "test",
+        num_tasks: int | None = None,
         **kwargs: Any,
     ):
         require_package()
         pool = _pool_for(jvm)
         if jvm_restart_every is not None and int(jvm_restart_every) < 1:
             raise ValueError(f"jvm_restart_every must be at least 1 (or None), not {jvm_restart_every!r}")
-        folder = data_folder(agentboard_data)
-        tasks = make_tasks(task_name, variation) if folder is None else agentboard_tasks(folder, task_name, variation)
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
+        folder = data_folder(agentboard_data) if split == "test" else None
+        if split == SPLIT:
+            if task_name is not None or variation is not None or agentboard_data is not None:
+                raise ValueError(
+                    "split='train' is every training variation: task_name=, variation= and "
+                    "agentboard_data= choose test tasks"
+                )
+            tasks = training_task_set(num_tasks)
+        elif num_tasks is not None:
+            raise ValueError("num_tasks= sizes the training split (split='train')")
+        elif folder is None:
+            tasks = make_tasks(task_name, variation)
+        else:
+            tasks = agentboard_tasks(folder, task_name, variation)
         super().__init__(tasks, **kwargs)
         self._label_rule = None if folder is None else self.mode.agentboard_progress()
         """AgentBoard's progress rule for the data folder's lines (the clear text refuses the folder)."""
@@ -291,6 +312,8 @@ class ScienceWorldTextEnv(TextEnv):
         solve it, it is played without one (the expert then has no path to follow)."""
         if "subgoals" in task.params:
             return task
+        if task.task_id not in self._derived and task.params.get("split") == SPLIT:
+            self._derived[task.task_id] = self._training_task(task)
         if task.task_id not in self._derived:
             from agentgym_text.envs.scienceworld.gold_paths import InstanceError, derive_instance
 
@@ -312,6 +335,18 @@ class ScienceWorldTextEnv(TextEnv):
                 derived = TaskSpec(task.task_id, params, task.goal, task.difficulty, task.max_steps)
             self._derived[task.task_id] = derived
         return self._derived[task.task_id]
+
+    @staticmethod
+    def _training_task(task: TaskSpec) -> TaskSpec:
+        """A training variation from its cached record (derived in a fresh JVM at first use); one whose gold path
+        fails (``train_variations.training_instances`` lists none) is played without an expert path."""
+        name, variation = task.params["task_name"], int(task.params["variation"])
+        record = derived_record(name, variation)
+        if record["instance"] is not None:
+            return instance_to_task(record["instance"])
+        logger.warning("%s: no gold path for the expert (%s)", task.task_id, record["error"])
+        params = {**task.params, "simplifications": simplifications_for(name), "subgoals": [], "gold_actions": []}
+        return TaskSpec(task.task_id, params, task.goal, task.difficulty, task.max_steps)
 
     def close(self) -> None:
         self._engine.close()

@@ -13,9 +13,11 @@ from agentgym_text.envs.textworld.expert import policy_action
 from agentgym_text.envs.textworld.generator import INFOS, build_game
 from agentgym_text.envs.textworld.registration import FAMILY
 from agentgym_text.envs.textworld.render import game_text
-from agentgym_text.envs.textworld.tasks import make_tasks
+from agentgym_text.envs.textworld.tasks import DEFAULT_TRAIN_COUNT, make_tasks, training_tasks
 
-__all__ = ["TextWorldEnv"]
+__all__ = ["TextWorldEnv", "SPLITS"]
+
+SPLITS = ("test", "train")
 
 
 def _subgoal(spec: dict) -> Subgoal:
@@ -26,7 +28,8 @@ def _subgoal(spec: dict) -> Subgoal:
 class TextWorldEnv(TextEnv):
     """A TextWorld challenge game; subgoals are the winning policy's world-changing commands, checked on facts.
 
-    ``seeds`` (any integers) replaces the 30 test games by one game per seed, for training.
+    ``split="train"`` replaces the 30 test games by ``num_tasks`` (default 1,000) training games from seeds of
+    their own (``tasks.training_tasks``); ``seeds`` (any integers) by one game per seed.
 
     >>> env = TextWorldEnv("coin")
     >>> obs, info = env.reset(options={"task_index": 0})
@@ -40,9 +43,26 @@ class TextWorldEnv(TextEnv):
     action_format = "one command such as 'go north', 'open door' or 'take coin'"
     action_example = "look"
 
-    def __init__(self, challenge: str = "coin", seeds: Iterable[int] | None = None, **kwargs):
+    def __init__(
+        self,
+        challenge: str = "coin",
+        seeds: Iterable[int] | None = None,
+        split: str = "test",
+        num_tasks: int | None = None,
+        **kwargs,
+    ):
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
+        if split == "train" and seeds is not None:
+            raise ValueError("seeds= names the games itself: give split='train' (with num_tasks=) or seeds=, not both")
+        if split == "test" and num_tasks is not None:
+            raise ValueError("num_tasks= sizes the training split (split='train'); the test split has 30 games")
         self.challenge = challenge
-        super().__init__(make_tasks(challenge, seeds), **kwargs)
+        if split == "train":
+            tasks = training_tasks(challenge, DEFAULT_TRAIN_COUNT if num_tasks is None else num_tasks)
+        else:
+            tasks = make_tasks(challenge, seeds)
+        super().__init__(tasks, **kwargs)
         self._env = None
         self._path = ""
         self._state = None
