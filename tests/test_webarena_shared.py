@@ -329,8 +329,8 @@ def test_a_crashed_chromium_ends_episodes_with_an_engine_error_and_the_next_rese
 
 @pytest.mark.parametrize("closer", ["same thread", "other thread"])
 def test_closing_one_env_leaves_the_others_episode_intact(closer):
-    """Closing an env mid-way through another's episode: from the same thread (their CDP link stays) or from another
-    (that thread's link closes); the episode plays on as it would have and the Chromium lives until the last close."""
+    """Closing an env mid-way through another's episode, from the same thread or from another: the episode plays on
+    as it would have and the Chromium lives until the last close."""
     expected_env = WebArenaEnv(share_browser=False)
     expected = _episode(expected_env, SAMPLE[2])
     expected_env.close()
