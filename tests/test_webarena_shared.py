@@ -240,7 +240,7 @@ def _all_gone(pids: list[int]) -> bool:
     return all(_gone(pid) for pid in pids)
 
 
-@pytest.mark.parametrize("count", [8, pytest.param(64, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("count", [8, pytest.param(64, marks=[pytest.mark.slow, pytest.mark.timeout(1800)])])
 def test_envs_in_many_threads_share_one_driver_and_play_as_each_env_alone(count):
     """The eval runner's slots: ``count`` envs, each made, played and closed by a thread of its own, all at once,
     cost one Playwright driver and one Chromium, and every episode is the one the same task gives an env played
