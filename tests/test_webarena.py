@@ -194,7 +194,7 @@ def test_expert_solves_the_tiny_shop_tasks(tiny, index):
 def test_bad_actions_are_invalid_with_a_reason_and_the_url_unchanged(tiny):
     shop, env = tiny
     obs, _ = env.reset(options={"task_index": 1})
-    url = env.unwrapped._session.page.url
+    url = env.unwrapped._session.url()
     for action, reason in [
         ("click [999999]", "unknown_object"),
         ("goto [file:///etc/passwd]", "bad_argument"),
@@ -205,7 +205,7 @@ def test_bad_actions_are_invalid_with_a_reason_and_the_url_unchanged(tiny):
     ]:
         obs, reward, terminated, truncated, info = env.step(action)
         assert not info["valid"] and info["invalid_reason"] == reason, (action, obs)
-        assert "Invalid" in obs and env.unwrapped._session.page.url == url
+        assert "Invalid" in obs and env.unwrapped._session.url() == url
     assert not terminated
 
 
@@ -215,11 +215,11 @@ def test_browser_never_leaves_the_sites_by_links_or_popups(tiny):
     partner = next(line for line in obs.splitlines() if "link 'Partner site'" in line)
     obs, *_, info = env.step(f"click [{partner.split('[')[1].split(']')[0]}]")
     session = env.unwrapped._session
-    assert session.page.url == shop.url + "/" and "http://example.com/" in session.blocked
+    assert session.url() == shop.url + "/" and "http://example.com/" in session.run(lambda inner: inner.blocked)
     help_link = next(line for line in obs.splitlines() if "link 'Help'" in line)
     obs, *_ = env.step(f"click [{help_link.split('[')[1].split(']')[0]}]")
     assert "Tab 1 (current): Help" in obs
-    assert all(page.url.startswith(shop.url) for page in session.pages)
+    assert all(url.startswith(shop.url) for url in session.run(lambda inner: [page.url for page in inner.pages]))
     obs, *_ = env.step("close_tab")
     assert obs.splitlines()[1] == "Tab 0 (current): One Stop Market"
 
@@ -229,7 +229,7 @@ def test_episode_context_is_fresh_and_reset_starts_over(tiny):
     env.reset(options={"task_index": 1})
     env.step("new_tab")
     obs, _ = env.reset(options={"task_index": 1})
-    assert "Tab 1" not in obs and len(env.unwrapped._session.pages) == 1
+    assert "Tab 1" not in obs and env.unwrapped._session.tab_count() == 1
 
 
 # ---- the package's own sites ---------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""AgentBoard/WebArena-v0 envs sharing one Chromium: isolation, same trajectories as a browser of their own, threads,
-a crash or a close of one env, fork safety."""
+"""AgentBoard/WebArena-v0 envs sharing one Chromium and one Playwright driver: isolation, same trajectories as a
+browser of their own, threads (one driver for any number of them), a crash or a close of one env, fork safety."""
 
 from __future__ import annotations
 
@@ -25,23 +25,38 @@ except ImportError as error:  # MissingDependency
 
 from agentgym_text.envs.webarena.env import WebArenaEnv  # noqa: E402
 from agentgym_text.envs.webarena.tasks import TASKS  # noqa: E402
+from tests.support.processes import descendants  # noqa: E402
 
 IDS = TASKS.task_ids
 SAMPLE = [IDS[round(i * (len(IDS) - 1) / 3)] for i in range(4)]  # shop, admin, forum/gitlab, wiki
 
 
-def _chromium_pids(env: WebArenaEnv) -> list[int]:
-    """The main process of the Chromium ``env`` is connected to (found by its debugging port)."""
-    port = env._browser._endpoint.split("#")[0].rsplit(":", 1)[1]
+def _processes(wanted) -> list[int]:
+    """The live processes below this one whose command line (argv joined by NULs) ``wanted`` accepts."""
     found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+    for pid in descendants(os.getpid()):
         try:
-            argv = cmdline.read_bytes().split(b"\0")
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        if f"--remote-debugging-port={port}".encode() in argv and not any(a.startswith(b"--type=") for a in argv):
-            found.append(int(cmdline.parent.name))
-    return found
+        if wanted(cmdline):
+            found.append(pid)
+    return sorted(found)
+
+
+def _chromium_pids() -> list[int]:
+    """The main processes of the Chromiums under this process (a Chromium's helpers carry ``--type=``)."""
+    return _processes(lambda cmdline: b"chrom" in cmdline.split(b"\0")[0] and b"--type=" not in cmdline)
+
+
+def _driver_pids() -> list[int]:
+    """The Playwright drivers (Node processes) under this process."""
+    return _processes(lambda cmdline: b"run-driver" in cmdline.split(b"\0"))
+
+
+def _page(env: WebArenaEnv, script: str):
+    """``script`` evaluated in ``env``'s active tab (in the browser thread, as every Playwright call)."""
+    return env._session.run(lambda session: session.page.evaluate(script))
 
 
 def _gone(pid: int, timeout: float = 10.0) -> bool:
@@ -103,26 +118,31 @@ def test_envs_of_a_process_share_one_chromium_each_in_its_own_context(pair):
     first, second = pair
     first.reset(options={"task_id": SAMPLE[0]})
     second.reset(options={"task_id": SAMPLE[0]})
-    assert first._browser._owner is second._browser._owner and first._browser._owner.users >= 2
-    assert first._browser._browser is second._browser._browser  # one CDP link for the thread
-    assert first._session.context is not second._session.context
-    assert len(_chromium_pids(first)) == 1
-    first._session.page.evaluate(_LEAVE_TRACES)
-    assert first._session.page.evaluate("[document.cookie, localStorage.length]") == ["visit=1", 1]
-    assert second._session.page.evaluate("[document.cookie, localStorage.length]") == ["", 0]
+    assert first._browser._thread is second._browser._thread and first._browser._thread.users >= 2
+    assert first._browser._browser is second._browser._browser  # one Playwright browser, one link to it
+    assert first._session._session.context is not second._session._session.context
+    assert len(_chromium_pids()) == 1 and len(_driver_pids()) == 1
+    _page(first, _LEAVE_TRACES)
+    assert _page(first, "[document.cookie, localStorage.length]") == ["visit=1", 1]
+    assert _page(second, "[document.cookie, localStorage.length]") == ["", 0]
 
 
 def test_the_shared_chromium_keeps_playwrights_switches_and_leaves_out_the_address_bar_ui(pair):
     """Chromium keeps the last ``--disable-features``: ours must hold Playwright's list too."""
     env, _ = pair
     env.reset(options={"task_id": SAMPLE[0]})
-    (pid,) = _chromium_pids(env)
+    (pid,) = _chromium_pids()
     argv = [arg.decode() for arg in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")]
     lists = [set(arg.split("=", 1)[1].split(",")) for arg in argv if arg.startswith("--disable-features=")]
     assert len(lists) == 2 and lists[0] and lists[0] | set(chromium_module._UNUSED_UI) == lists[-1]
-    cdp = env._browser._browser.new_browser_cdp_session()
-    kinds = [target["type"] for target in cdp.send("Target.getTargets")["targetInfos"]]
-    cdp.detach()
+
+    def target_kinds(session) -> list[str]:
+        cdp = session.context.browser.new_browser_cdp_session()
+        kinds = [target["type"] for target in cdp.send("Target.getTargets")["targetInfos"]]
+        cdp.detach()
+        return kinds
+
+    kinds = env._session.run(target_kinds)
     assert "browser_ui" not in kinds and "page" in kinds
 
 
@@ -130,23 +150,24 @@ def test_a_restarted_context_keeps_nothing_of_the_last_episode(pair):
     """Cookies, local and session storage, IndexedDB, the tab's name and its history, on every origin visited."""
     env, _ = pair
     env.reset(options={"task_id": SAMPLE[0]})
-    context = env._session.context
-    page = env._session.page
+    call = env._browser._thread.call  # the page's calls, in the browser thread
+    session = env._session._session
+    context, page = session.context, session.page
     sites = list(env._site_urls.values())
     for site in sites[:2]:  # two origins: the second's session storage is cleared through the fence's blank page
-        page.goto(site + "/")
-        page.evaluate(_LEAVE_TRACES + "window.name = 'left';")
-        page.evaluate("new Promise(done => { indexedDB.open('db', 1).onsuccess = () => done(); })")
-        assert page.evaluate(_TRACES) == ["visit=1", 1, 1, "left", page.evaluate("history.length"), 1]
+        call(page.goto, site + "/")
+        call(page.evaluate, _LEAVE_TRACES + "window.name = 'left';")
+        call(page.evaluate, "new Promise(done => { indexedDB.open('db', 1).onsuccess = () => done(); })")
+        assert call(page.evaluate, _TRACES) == ["visit=1", 1, 1, "left", call(page.evaluate, "history.length"), 1]
     env.step("new_tab")
-    assert page.evaluate("history.length") >= 2
+    assert call(page.evaluate, "history.length") >= 2
     obs, _ = env.reset(options={"task_id": SAMPLE[0]})
-    assert env._session.context is context and env._session.page is page  # restarted, not made anew
-    assert "Tab 1" not in obs and len(env._session.pages) == 1 and env._session.blocked == []
-    assert page.evaluate(_TRACES) == ["", 0, 0, "", 1, 0]
+    assert env._session._session is session and session.context is context and session.page is page  # restarted
+    assert "Tab 1" not in obs and env._session.tab_count() == 1 and session.blocked == []
+    assert call(page.evaluate, _TRACES) == ["", 0, 0, "", 1, 0]
     for site in sites[:2]:
-        page.goto(site + "/")
-        traces = page.evaluate(_TRACES)
+        call(page.goto, site + "/")
+        traces = call(page.evaluate, _TRACES)
         assert traces[:4] == ["", 0, 0, ""] and traces[5] == 0, site
 
 
@@ -155,11 +176,10 @@ def test_the_fence_holds_after_a_restart(pair):
     env.reset(options={"task_id": SAMPLE[0]})
     obs, *_ = env.step("goto [http://example.com/]")
     assert "Invalid goto" in obs
-    env._session.page.evaluate("location.href = 'http://example.com/'")
+    _page(env, "location.href = 'http://example.com/'")
     env._session.settle()
-    assert (
-        env._session.page.url.startswith(env._site_urls["shopping"]) and "http://example.com/" in env._session.blocked
-    )
+    assert env._session.url().startswith(env._site_urls["shopping"])
+    assert "http://example.com/" in env._session.run(lambda session: session.blocked)
 
 
 # ---- same trajectories ----------------------------------------------------------------------------------------
@@ -175,7 +195,7 @@ def test_shared_browser_envs_play_as_envs_with_a_browser_of_their_own(pair):
             _fresh_context_each_episode(alone)
             expected = _episode(alone, task_id, random_steps, seed)
             assert _episode(shared, task_id, random_steps, seed) == expected, (task_id, random_steps)
-        assert alone._browser._owner is None and not alone._browser.shared
+        assert not alone._browser.shared and alone._browser._browser is not first._browser._browser
     finally:
         alone.close()
 
@@ -195,7 +215,7 @@ def test_envs_in_threads_share_one_chromium_and_play_as_alone():
             for task_id in SAMPLE[index:] + SAMPLE[:index]:
                 if task_id in expected:
                     results[(index, task_id)] = _episode(env, task_id)
-            owners.append((env._browser._owner, _chromium_pids(env)))
+            owners.append((env._browser._thread, _chromium_pids()))
             barrier.wait()  # nobody closes before everyone has looked
         except Exception as error:  # reported below
             errors.append(repr(error))
@@ -212,7 +232,76 @@ def test_envs_in_threads_share_one_chromium_and_play_as_alone():
     assert len(results) == 9 and all(record == expected[task_id] for (_, task_id), record in results.items())
     assert len({id(owner) for owner, _ in owners}) == 1 and all(len(pids) == 1 for _, pids in owners)
     assert len({pids[0] for _, pids in owners}) == 1
-    assert not chromium_module._SHARED  # the last close ended it
+    assert not chromium_module._THREADS and not _chromium_pids() and not _driver_pids()  # the last close ended them
+
+
+# ---- one driver for any number of threads ----------------------------------------------------------------------
+def _all_gone(pids: list[int]) -> bool:
+    return all(_gone(pid) for pid in pids)
+
+
+@pytest.mark.parametrize("count", [8, pytest.param(64, marks=[pytest.mark.slow, pytest.mark.timeout(1800)])])
+def test_envs_in_many_threads_share_one_driver_and_play_as_each_env_alone(count):
+    """The eval runner's slots: ``count`` envs, each made, played and closed by a thread of its own, all at once,
+    cost one Playwright driver and one Chromium, and every episode is the one the same task gives an env played
+    alone (a Chromium of its own, a new context, nothing else running); the last close leaves no driver or
+    Chromium behind."""
+    tasks = [IDS[round(i * (len(IDS) - 1) / (count - 1))] for i in range(count)]
+    alone = WebArenaEnv(share_browser=False)
+    try:
+        expected = {}
+        for task_id in tasks:
+            _fresh_context_each_episode(alone)
+            expected[task_id] = _episode(alone, task_id)
+    finally:
+        alone.close()
+    assert not _driver_pids()
+    results, errors = {}, []
+    barrier = threading.Barrier(count + 1)  # the slots and this thread, which counts the processes
+
+    def play(task_id: str) -> None:
+        env = WebArenaEnv()
+        try:
+            barrier.wait()
+            results[task_id] = _episode(env, task_id)
+            barrier.wait()  # everyone has played; all envs are open
+            barrier.wait()  # counted
+        except Exception as error:  # reported below
+            errors.append(repr(error))
+            barrier.abort()
+        finally:
+            env.close()
+
+    threads = [threading.Thread(target=play, args=(task_id,)) for task_id in tasks]
+    for thread in threads:
+        thread.start()
+    try:
+        barrier.wait()
+        barrier.wait()
+        drivers, chromiums = _driver_pids(), _chromium_pids()
+        barrier.wait()
+    except threading.BrokenBarrierError:
+        drivers = chromiums = []
+    for thread in threads:
+        thread.join(timeout=600)
+    assert not errors, errors
+    assert len(drivers) == 1 and len(chromiums) == 1, (drivers, chromiums)
+    assert results == expected
+    assert not chromium_module._THREADS and _all_gone(drivers + chromiums) and not _chromium_pids()
+
+
+def test_an_error_in_the_browser_thread_is_raised_in_the_calling_thread(pair):
+    """The browser thread hands an exception back to the env's thread, as the call would have raised it there,
+    and serves the next call."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    env, _ = pair
+    env.reset(options={"task_id": SAMPLE[0]})
+    with pytest.raises(ZeroDivisionError):
+        env._session.run(lambda session: 1 / 0)
+    with pytest.raises(PlaywrightError, match="thrown here"):
+        _page(env, "(() => { throw new Error('thrown here'); })()")
+    assert _page(env, "1 + 1") == 2
 
 
 # ---- a crash, a close ---------------------------------------------------------------------------------------
@@ -221,8 +310,8 @@ def test_a_crashed_chromium_ends_episodes_with_an_engine_error_and_the_next_rese
     try:
         first.reset(options={"task_id": SAMPLE[0]})
         second.reset(options={"task_id": SAMPLE[0]})
-        (pid,) = _chromium_pids(first)
-        launches = first._browser._owner.generation
+        (pid,) = _chromium_pids()
+        launches = first._browser.generation
         os.kill(pid, signal.SIGKILL)
         assert _gone(pid)
         obs, reward, terminated, truncated, info = first.step(first.expert_action())
@@ -230,9 +319,9 @@ def test_a_crashed_chromium_ends_episodes_with_an_engine_error_and_the_next_rese
         assert "browser exited" in obs
         record = _episode(second, SAMPLE[0])  # the other env: a new Chromium at its next reset
         assert record[-1][3] and record[-1][5] == 1.0
-        assert second._browser._owner.generation == launches + 1 and len(_chromium_pids(second)) == 1
+        assert second._browser.generation == launches + 1 and len(_chromium_pids()) == 1
         record = _episode(first, SAMPLE[1])
-        assert record[-1][3] and record[-1][5] == 1.0 and _chromium_pids(first) == _chromium_pids(second)
+        assert record[-1][3] and record[-1][5] == 1.0 and first._browser.generation == launches + 1
     finally:
         first.close()
         second.close()
@@ -240,8 +329,8 @@ def test_a_crashed_chromium_ends_episodes_with_an_engine_error_and_the_next_rese
 
 @pytest.mark.parametrize("closer", ["same thread", "other thread"])
 def test_closing_one_env_leaves_the_others_episode_intact(closer):
-    """Closing an env mid-way through another's episode: from the same thread (their CDP link stays) or from another
-    (that thread's link closes); the episode plays on as it would have and the Chromium lives until the last close."""
+    """Closing an env mid-way through another's episode, from the same thread or from another: the episode plays on
+    as it would have and the Chromium lives until the last close."""
     expected_env = WebArenaEnv(share_browser=False)
     expected = _episode(expected_env, SAMPLE[2])
     expected_env.close()
@@ -249,12 +338,12 @@ def test_closing_one_env_leaves_the_others_episode_intact(closer):
     worker = ThreadPoolExecutor(max_workers=1)  # one thread: an env is used by the thread that made it
     try:
         obs, _ = second.reset(options={"task_id": SAMPLE[2]})
-        (pid,) = _chromium_pids(second)
+        (pid,) = _chromium_pids()
 
         def open_one() -> None:
             env = WebArenaEnv()
             env.reset(options={"task_id": SAMPLE[0]})
-            assert _chromium_pids(env) == [pid]
+            assert _chromium_pids() == [pid]
             others.append(env)
 
         def close_it() -> None:
@@ -272,11 +361,11 @@ def test_closing_one_env_leaves_the_others_episode_intact(closer):
             if terminated or truncated:
                 break
         assert len(record) > 2 and record[1:] == expected[1:] and record[-1][5] == 1.0  # closed mid-episode
-        assert _chromium_pids(second) == [pid]
+        assert _chromium_pids() == [pid]
     finally:
         second.close()
         worker.shutdown()
-    assert _gone(pid) and not chromium_module._SHARED
+    assert _gone(pid) and not chromium_module._THREADS
 
 
 def test_vector_env_workers_launch_their_own_chromium_beside_the_parents():
@@ -284,7 +373,7 @@ def test_vector_env_workers_launch_their_own_chromium_beside_the_parents():
     parent = WebArenaEnv()
     try:
         parent.reset(options={"task_id": SAMPLE[0]})
-        (pid,) = _chromium_pids(parent)
+        (pid,) = _chromium_pids()
         envs = gym.vector.AsyncVectorEnv([lambda: WebArenaEnv()] * 2, context="fork")
         try:
             envs.set_attr("next_task_id", [SAMPLE[0], SAMPLE[3]])
@@ -292,7 +381,7 @@ def test_vector_env_workers_launch_their_own_chromium_beside_the_parents():
             assert all(o.startswith("WINDOWED PAGE:") for o in obs)
         finally:
             envs.close()
-        assert _chromium_pids(parent) == [pid]
+        assert _chromium_pids() == [pid]
         record = _episode(parent, SAMPLE[3])
         assert record[-1][3] and record[-1][5] == 1.0
     finally:

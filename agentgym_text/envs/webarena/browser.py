@@ -21,26 +21,24 @@ from __future__ import annotations
 
 import shutil
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from agentgym_text.core.registry import MissingDependency
 from agentgym_text.envs.webarena.axtree import AXNode, PageState, layout_boxes, prune_to_viewport
 from agentgym_text.envs.webarena.chromium import (
-    SharedChromium,
-    acquire_shared,
+    BrowserThread,
+    acquire_thread,
     browser_alive,
-    launch,
-    link,
-    release_driver,
-    release_shared,
-    unlink,
+    close_quietly,
+    release_thread,
 )
 
 __all__ = [
     "Browser",
-    "SharedChromium",
     "Session",
+    "SessionHandle",
     "AXNode",
     "PageState",
     "find_chromium",
@@ -48,6 +46,8 @@ __all__ = [
     "close_parts",
     "VIEWPORT",
 ]
+
+T = TypeVar("T")
 
 VIEWPORT = {"width": 1280, "height": 720}
 """AgentBoard's window size."""
@@ -99,62 +99,71 @@ def origin_of(url: str) -> str:
 
 
 class Browser:
-    """An env's handle on Chromium, started lazily by the first ``new_session``.
+    """An env's handle on Chromium, started lazily by the first ``new_session``; usable from any thread.
 
-    ``shared=True`` (the default): the process's one ``SharedChromium``, reached from this thread over CDP, so
-    envs in one process cost a browser context each, not a browser. ``shared=False``: a Chromium of its own.
-    Use a handle from one thread (the one that made its first session), as for any Playwright object.
+    ``shared=True`` (the default): the Chromium the envs of the process share, so envs in one process cost a browser
+    context each, not a browser. ``shared=False``: a Chromium of its own. Either way the process's browser thread
+    (``chromium.BrowserThread``) launches it and makes every Playwright call on it, so envs in any number of threads
+    cost one Playwright driver.
     """
 
     def __init__(self, executable: str | None = None, headless: bool = True, shared: bool = True):
         self.executable = find_chromium(executable)
         self.headless = headless
         self.shared = shared
-        self._owner: SharedChromium | None = None
-        self._endpoint = ""
-        self._browser = None
+        self.generation = 0
+        """The launch of the shared Chromium this handle last used (a relaunch after a crash counts one more)."""
+        self._thread: BrowserThread | None = None
+        self._browser = None  # a Playwright Browser: touched in the browser thread only
+
+    def _calls(self) -> BrowserThread:
+        if self._thread is None:
+            self._thread = acquire_thread()
+            if self.shared:
+                self._thread.call(self._thread.share, self.executable, self.headless)
+        return self._thread
 
     def alive(self) -> bool:
         """False once the Chromium this handle uses has exited (crashed or killed), or before it is started."""
-        return browser_alive(self._browser)
+        if self._thread is None:
+            return False
+        return self._thread.call(lambda: browser_alive(self._browser))
 
-    def _ensure(self):
-        if self._browser is not None and not self.alive():
-            self._disconnect()  # the Chromium died: a new one below
-        if self._browser is None:
-            if not self.shared:
-                self._browser = launch(self.executable, self.headless)
-            else:
-                if self._owner is None:
-                    self._owner = acquire_shared(self.executable, self.headless)
-                url, number = self._owner.endpoint()
-                self._endpoint = f"{url}#{number}"
-                self._browser = link(self._endpoint)
+    def _launched(self):
+        """The Playwright Browser, launched (or relaunched, if it died) when needed; in the browser thread."""
+        if self.shared:
+            self._browser, self.generation = self._thread.shared(self.executable, self.headless)
+        else:
+            if self._browser is not None and not browser_alive(self._browser):
+                close_quietly(self._browser)
+                self._browser = None
+            if self._browser is None:
+                self._browser = self._thread.launch(self.executable, self.headless)
         return self._browser
 
-    def new_session(self, origins: list[str], storage_state: str | None = None) -> Session:
-        """A fresh browser context (no history; cookies only from ``storage_state``) that reaches only ``origins``."""
-        return Session(self._ensure(), origins, storage_state)
+    def _ensure(self):
+        return self._calls().call(self._launched)
 
-    def _disconnect(self) -> None:
-        browser, self._browser = self._browser, None
-        if browser is None:
-            return
-        if self.shared:
-            unlink(self._endpoint)
-            return
-        try:
-            browser.close()
-        except Exception:  # already gone
-            pass
-        finally:
-            release_driver()
+    def new_session(self, origins: list[str], storage_state: str | None = None) -> SessionHandle:
+        """A fresh browser context (no history; cookies only from ``storage_state``) that reaches only ``origins``."""
+        thread = self._calls()
+        return SessionHandle(thread, thread.call(lambda: Session(self._launched(), origins, storage_state)))
 
     def close(self) -> None:
-        self._disconnect()
-        if self._owner is not None:
-            owner, self._owner = self._owner, None
-            release_shared(owner)
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return
+        try:
+            thread.call(self._let_go, thread)
+        finally:
+            release_thread(thread)
+
+    def _let_go(self, thread: BrowserThread) -> None:
+        browser, self._browser = self._browser, None
+        if self.shared:
+            thread.unshare(self.executable, self.headless)
+        else:
+            close_quietly(browser)
 
 
 def _web_origin(origin: str) -> str:
@@ -166,7 +175,8 @@ def _web_origin(origin: str) -> str:
 
 
 class Session:
-    """One env's browser context: its tabs, the fence around the sites, and CDP reads and inputs.
+    """One env's browser context: its tabs, the fence around the sites, and CDP reads and inputs. Its methods run in
+    the browser thread (an env holds a ``SessionHandle``).
 
     A context made without a storage state serves episode after episode (``restart`` then ``forget_history``):
     its first tab keeps its renderer process, whose start is most of what a fresh context costs.
@@ -491,11 +501,104 @@ class Session:
                 self.pages = [p for p in self.pages if p is not scratch]
                 self._adopting, self.active = True, active
 
-    def close(self) -> None:
+    def read(self, locator: str) -> str:
+        """What AgentBoard's progress reads on the active page: its HTML source, or a JavaScript locator's value."""
+        page = self.page
         try:
-            self.context.close()
+            value = page.content() if not locator else page.evaluate(f"() => {locator}")
         except Exception:
-            pass
+            return ""
+        return str(value) if value else ""
+
+    def close(self) -> None:
+        close_quietly(self.context)
+
+
+class SessionHandle:
+    """An env's ``Session``, usable from any thread: each call runs in the process's browser thread and returns
+    (or raises) there what the ``Session`` method returns (raises). ``run`` reaches the rest of the ``Session``
+    (WebBrowsing's recorder, tests reading a page)."""
+
+    def __init__(self, thread: BrowserThread, session: Session):
+        self._thread = thread
+        self._session = session
+
+    def run(self, work: Callable[[Session], T]) -> T:
+        """``work(session)`` in the browser thread."""
+        return self._thread.call(work, self._session)
+
+    def _call(self, method: Callable[..., T], *args: Any) -> T:
+        return self._thread.call(method, self._session, *args)
+
+    def allowed(self, url: str) -> bool:
+        return self._session.allowed(url)  # the origins never change: nothing of the browser's to ask
+
+    def can_restart(self, origins: list[str], storage_state: str | None) -> bool:
+        return self._call(Session.can_restart, origins, storage_state)
+
+    def restart(self) -> None:
+        self._call(Session.restart)
+
+    def forget_history(self) -> None:
+        self._call(Session.forget_history)
+
+    def tab_count(self) -> int:
+        return self.run(lambda session: len(session.pages))
+
+    def url(self) -> str:
+        """The active tab's URL."""
+        return self.run(lambda session: session.page.url)
+
+    def active_tab(self) -> int:
+        return self.run(lambda session: session.active)
+
+    def new_tab(self) -> None:
+        self._call(Session.new_tab)
+
+    def focus_tab(self, index: int) -> None:
+        self._call(Session.focus_tab, index)
+
+    def close_tab(self) -> None:
+        self._call(Session.close_tab)
+
+    def goto(self, url: str) -> None:
+        self._call(Session.goto, url)
+
+    def go_back(self) -> None:
+        self._call(Session.go_back)
+
+    def go_forward(self) -> None:
+        self._call(Session.go_forward)
+
+    def settle(self) -> None:
+        self._call(Session.settle)
+
+    def state(self) -> PageState:
+        return self._call(Session.state)
+
+    def click(self, backend_id: int) -> bool:
+        return self._call(Session.click, backend_id)
+
+    def hover(self, backend_id: int) -> bool:
+        return self._call(Session.hover, backend_id)
+
+    def type(self, backend_id: int, text: str, enter: bool) -> bool:
+        return self._call(Session.type, backend_id, text, enter)
+
+    def press(self, keys: str) -> None:
+        self._call(Session.press, keys)
+
+    def scroll(self, down: bool) -> None:
+        self._call(Session.scroll, down)
+
+    def page_text(self, url: str | None = None, selector: str = "") -> str:
+        return self._call(Session.page_text, url, selector)
+
+    def read(self, locator: str) -> str:
+        return self._call(Session.read, locator)
+
+    def close(self) -> None:
+        self._call(Session.close)
 
 
 def close_parts(*parts: Any) -> None:

@@ -1,6 +1,14 @@
-"""The process's Chromium and Playwright drivers: one driver per thread (Playwright's sync API binds its objects to
-the thread that made them), one shared Chromium per process launched and closed by a thread of its own, and each
-thread's CDP link to it, all counted by their users and kept apart per process (a forked worker starts its own)."""
+"""The process's browser thread: its one Playwright driver, the Chromium its envs share, and every page call.
+
+Playwright's sync API binds a driver, and every object made through it, to the thread that started the driver. So a
+process has one browser thread (``BrowserThread``) that starts the driver, launches the Chromium its envs share (and
+the Chromium an env keeps to itself, ``shared=False``), and runs every Playwright call of every env: an env in
+another thread hands its call over (``BrowserThread.call``) and waits for the result, or the exception, which is
+raised in the env's thread as if the call had run there. Any number of env threads (the eval runner's slots) cost
+one Node driver and one Chromium, linked to the driver by one pipe. The calls of the envs run one at a time, in the
+order they arrive. The thread lives while an env uses it (the last ``release_thread`` closes its Chromium and
+driver and ends it) and belongs to one process: a forked worker (a vector env's) starts its own.
+"""
 
 from __future__ import annotations
 
@@ -9,68 +17,21 @@ import queue
 import socket
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from agentgym_text.core.registry import MissingDependency
 
-__all__ = [
-    "SharedChromium",
-    "acquire_shared",
-    "browser_alive",
-    "launch",
-    "link",
-    "release_driver",
-    "release_shared",
-    "unlink",
-]
+__all__ = ["BrowserThread", "acquire_thread", "browser_alive", "release_thread"]
 
-_DRIVERS: dict[tuple[int, int], list] = {}
-"""(process, thread) -> [Playwright, users]: Playwright's sync API allows one driver per thread, shared by its
-browsers; the process id keeps a forked child (a vector env's worker) from using its parent's driver."""
+T = TypeVar("T")
 _LAUNCH_ARGS = ["--no-first-run", "--disable-extensions", "--disable-background-networking"]
 
 
-def _driver():
-    thread = (os.getpid(), threading.get_ident())
-    if thread not in _DRIVERS:
-        try:
-            from playwright.sync_api import sync_playwright
-        except ModuleNotFoundError as error:
-            raise MissingDependency(
-                "AgentBoard/WebArena-v0 needs the 'webarena' extra: pip install 'agentgym-text[webarena]'"
-            ) from error
-        _DRIVERS[thread] = [sync_playwright().start(), 0]
-    entry = _DRIVERS[thread]
-    entry[1] += 1
-    return entry[0]
-
-
-def _release(table: dict, key: Any, close: Callable[[Any], None]) -> None:
-    """One user fewer of ``table[key]`` (an [object, users] entry); the last one closes it."""
-    entry = table.get(key)
-    if entry is None:
-        return
-    entry[1] -= 1
-    if entry[1] <= 0:
-        del table[key]
-        close(entry[0])
-
-
-def release_driver() -> None:
-    _release(_DRIVERS, (os.getpid(), threading.get_ident()), lambda driver: driver.stop())
-
-
-def launch(executable: str, headless: bool, extra_args: list[str] = ()):
-    """A Chromium launched by this thread's driver (Playwright's own switches, so every browser here is alike)."""
-    return _driver().chromium.launch(
-        executable_path=executable, headless=headless, args=_LAUNCH_ARGS + list(extra_args)
-    )
-
-
 def browser_alive(browser) -> bool:
-    """Whether ``browser`` still answers. ``is_connected`` alone can lag: the sync API learns of a dead browser
-    only while a call of this thread is under way, so ask the browser something."""
+    """Whether ``browser`` still answers (call it in the browser thread). ``is_connected`` alone can lag: the sync
+    API learns of a dead browser only while a call is under way, so ask the browser something."""
     if browser is None or not browser.is_connected():
         return False
     try:
@@ -82,6 +43,158 @@ def browser_alive(browser) -> bool:
         return False
 
 
+class _SharedChromium:
+    """The Chromium the envs of a process share (one per executable and mode), relaunched when it has died."""
+
+    def __init__(self) -> None:
+        self.browser = None
+        self.generation = 0
+        self.users = 0
+
+
+class BrowserThread:
+    """The thread that owns the process's Playwright driver and runs every call made on its objects.
+
+    ``call(work, *args)`` runs ``work(*args)`` in this thread and returns its result (raises its exception); the
+    other methods are meant to run in this thread (through ``call``). A call made from this thread itself (a
+    Playwright event handler, or work that calls again) runs at once.
+    """
+
+    def __init__(self) -> None:
+        self.users = 0
+        self._calls: queue.SimpleQueue = queue.SimpleQueue()
+        self._driver = None
+        self._shared: dict[tuple[str, bool], _SharedChromium] = {}
+        self._thread = threading.Thread(target=self._serve, name="agentgym-browser", daemon=True)
+        self._thread.start()
+
+    # ---- the thread ---------------------------------------------------------------------------------------------
+    def _serve(self) -> None:
+        while True:
+            job = self._calls.get()
+            if job is None:
+                break
+            future, work, args = job
+            try:
+                future.set_result(work(*args))
+            except BaseException as error:  # noqa: BLE001 - handed to the caller's thread, whatever it is
+                future.set_exception(error)
+        self._close_everything()
+
+    def call(self, work: Callable[..., T], *args: Any) -> T:
+        if threading.get_ident() == self._thread.ident:
+            return work(*args)
+        future: Future = Future()
+        self._calls.put((future, work, args))
+        return future.result()
+
+    def stop(self) -> None:
+        """Close every Chromium this thread launched and its driver, then end the thread."""
+        self._calls.put(None)
+        self._thread.join(timeout=30)
+
+    def _close_everything(self) -> None:
+        for shared in self._shared.values():
+            close_quietly(shared.browser)
+        self._shared.clear()
+        if self._driver is not None:
+            driver, self._driver = self._driver, None
+            try:
+                driver.stop()
+            except Exception:  # the driver is gone already
+                pass
+
+    # ---- in the thread ------------------------------------------------------------------------------------------
+    def driver(self):
+        if self._driver is None:
+            try:
+                from playwright.sync_api import sync_playwright
+            except ModuleNotFoundError as error:
+                raise MissingDependency(
+                    "AgentBoard/WebArena-v0 needs the 'webarena' extra: pip install 'agentgym-text[webarena]'"
+                ) from error
+            self._driver = sync_playwright().start()
+        return self._driver
+
+    def launch(self, executable: str, headless: bool, extra_args: list[str] = ()):
+        """A Chromium launched by this thread's driver (Playwright's own switches, so every browser here is alike)."""
+        return self.driver().chromium.launch(
+            executable_path=executable, headless=headless, args=_LAUNCH_ARGS + list(extra_args)
+        )
+
+    def shared(self, executable: str, headless: bool) -> tuple[Any, int]:
+        """(the shared Chromium, its launch number), launching one if there is none or it died (crashed or killed:
+        the next episode of every env gets a working browser; episodes under way on the dead one end with an engine
+        error, ``Browser.alive``)."""
+        entry = self._shared[(executable, headless)]
+        if entry.browser is not None and not browser_alive(entry.browser):
+            close_quietly(entry.browser)
+            entry.browser = None
+        if entry.browser is None:
+            entry.browser = self.launch(executable, headless, _lean_switch(self, executable, headless))
+            entry.generation += 1
+        return entry.browser, entry.generation
+
+    def share(self, executable: str, headless: bool) -> None:
+        """One more user of the shared Chromium of ``executable`` (launched at its first ``shared``)."""
+        self._shared.setdefault((executable, headless), _SharedChromium()).users += 1
+
+    def unshare(self, executable: str, headless: bool) -> None:
+        """One user fewer of that shared Chromium; the last one closes it."""
+        entry = self._shared.get((executable, headless))
+        if entry is None:
+            return
+        entry.users -= 1
+        if entry.users <= 0:
+            del self._shared[(executable, headless)]
+            close_quietly(entry.browser)
+
+
+def close_quietly(part: Any) -> None:
+    """Close a Playwright browser or context that may be gone already."""
+    if part is None:
+        return
+    try:
+        part.close()
+    except Exception:  # the browser is gone already
+        pass
+
+
+_THREADS: dict[int, BrowserThread] = {}
+"""process id -> its browser thread: a forked child never uses its parent's (whose thread it does not have)."""
+_THREADS_LOCK = threading.Lock()
+
+
+def _new_lock_in_child() -> None:
+    global _THREADS_LOCK
+    _THREADS_LOCK = threading.Lock()  # a fork while another thread held it would leave the child's copy held
+
+
+os.register_at_fork(after_in_child=_new_lock_in_child)
+
+
+def acquire_thread() -> BrowserThread:
+    """This process's browser thread, started if there is none, with one more user."""
+    with _THREADS_LOCK:
+        thread = _THREADS.get(os.getpid())
+        if thread is None:
+            thread = _THREADS[os.getpid()] = BrowserThread()
+        thread.users += 1
+        return thread
+
+
+def release_thread(thread: BrowserThread) -> None:
+    """One user fewer of ``thread``; the last one stops it (its Chromium and its driver with it)."""
+    with _THREADS_LOCK:
+        thread.users -= 1
+        if thread.users > 0:
+            return
+        if _THREADS.get(os.getpid()) is thread:
+            del _THREADS[os.getpid()]
+    thread.stop()
+
+
+# ---- the shared Chromium's switches ------------------------------------------------------------------------------
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -111,20 +224,19 @@ def _switch_of(port: int, name: str) -> str | None:
     return None
 
 
-def _read_playwright_features(folder: Path, executable: str, headless: bool) -> None:
-    """Launch Chromium once and write the ``--disable-features`` Playwright gave it to ``folder`` (a line
-    ``unknown`` without /proc)."""
+def _read_playwright_features(thread: BrowserThread, folder: Path, executable: str, headless: bool) -> None:
+    """Launch Chromium once (on a debugging port, to find its process) and write the ``--disable-features``
+    Playwright gave it to ``folder`` (a line ``unknown`` without /proc)."""
     port = _free_port()
-    browser = launch(executable, headless, [f"--remote-debugging-port={port}"])
+    browser = thread.launch(executable, headless, [f"--remote-debugging-port={port}"])
     try:
         disabled = _switch_of(port, "--disable-features=")
     finally:
         browser.close()
-        release_driver()
     (folder / "disable-features").write_text("unknown" if disabled is None else disabled)
 
 
-def _lean_switch(executable: str, headless: bool) -> list[str]:
+def _lean_switch(thread: BrowserThread, executable: str, headless: bool) -> list[str]:
     """``[--disable-features=<Playwright's list + _UNUSED_UI>]``, or [] if Playwright's list cannot be read.
     Playwright's list is read off a launched browser once per Playwright version and kept in the cache."""
     if not _LEAN_SWITCH:
@@ -137,7 +249,7 @@ def _lean_switch(executable: str, headless: bool) -> list[str]:
             folder = build_cached(
                 "webarena",
                 f"playwright-switches-{key}",
-                lambda folder: _read_playwright_features(folder, executable, headless),
+                lambda folder: _read_playwright_features(thread, folder, executable, headless),
                 quiet=True,
             )
             disabled = (folder / "disable-features").read_text()
@@ -148,131 +260,3 @@ def _lean_switch(executable: str, headless: bool) -> list[str]:
         features = [name for name in disabled.split(",") if name]
         _LEAN_SWITCH[:] = ["--disable-features=" + ",".join(features + [f for f in _UNUSED_UI if f not in features])]
     return list(_LEAN_SWITCH)
-
-
-def _launch_shared(executable: str, headless: bool):
-    """The shared Chromium, on a fresh debugging port, without ``_UNUSED_UI``."""
-    port = _free_port()
-    extra = [f"--remote-debugging-port={port}", *_lean_switch(executable, headless)]
-    return launch(executable, headless, extra), port
-
-
-class SharedChromium:
-    """The one Chromium of a process that every env's browser connects to, each thread over its own CDP link.
-
-    Playwright's sync objects belong to the thread that made them, and env threads come and go (the eval runner's
-    slots), so the Chromium is launched and closed by a thread of its own that lives as long as someone uses it;
-    the driver of that thread ties the browser's life to the process's. Users count: the last ``release`` closes
-    it. ``endpoint`` relaunches a Chromium that has exited (crashed or killed), so the next episode of every env
-    gets a working browser; episodes in progress on the dead one end with an engine error (``Browser.alive``).
-    """
-
-    def __init__(self, executable: str, headless: bool):
-        self.executable, self.headless = executable, headless
-        self.users = 0
-        self.generation = 0
-        self._requests: queue.Queue = queue.Queue()
-        self._endpoint = ""
-        self._thread = threading.Thread(target=self._serve, name="agentgym-chromium", daemon=True)
-        self._thread.start()
-
-    def _serve(self) -> None:
-        browser = None
-        while True:
-            kind, reply = self._requests.get()
-            try:
-                if browser is not None and (kind == "close" or not browser_alive(browser)):
-                    try:
-                        browser.close()
-                    except Exception:  # already gone
-                        pass
-                    browser = None
-                    release_driver()
-                if kind == "close":
-                    reply.put(None)
-                    return
-                if browser is None:
-                    browser, port = _launch_shared(self.executable, self.headless)
-                    self._endpoint = f"http://127.0.0.1:{port}"
-                    self.generation += 1
-                reply.put((self._endpoint, self.generation))
-            except Exception as error:  # handed to the caller's thread
-                reply.put(error)
-
-    def _ask(self, kind: str):
-        reply: queue.Queue = queue.Queue()
-        self._requests.put((kind, reply))
-        answer = reply.get()
-        if isinstance(answer, Exception):
-            raise answer
-        return answer
-
-    def endpoint(self) -> tuple[str, int]:
-        """(CDP endpoint, launch number) of a running Chromium, launching one if there is none or it died."""
-        return self._ask("ensure")
-
-    def close(self) -> None:
-        self._ask("close")
-        self._thread.join(timeout=10)
-
-
-_SHARED: dict[tuple[int, str, bool], SharedChromium] = {}
-_SHARED_LOCK = threading.Lock()
-
-
-def _new_lock_in_child() -> None:
-    global _SHARED_LOCK, _CONNECTING
-    _SHARED_LOCK = threading.Lock()  # a fork while another thread held it would leave the child's copy held
-    _CONNECTING = threading.BoundedSemaphore(2)
-
-
-os.register_at_fork(after_in_child=_new_lock_in_child)
-_LINKS: dict[tuple[int, int, str], list] = {}
-"""(process, thread, endpoint) -> [Playwright Browser over CDP, users]: one link per thread to the shared Chromium,
-shared by that thread's envs (each link attaches to every tab of the browser, so fewer links cost less)."""
-
-
-def acquire_shared(executable: str, headless: bool) -> SharedChromium:
-    with _SHARED_LOCK:
-        key = (os.getpid(), executable, headless)
-        shared = _SHARED.get(key)
-        if shared is None:
-            shared = _SHARED[key] = SharedChromium(executable, headless)
-        shared.users += 1
-        return shared
-
-
-def release_shared(shared: SharedChromium) -> None:
-    with _SHARED_LOCK:
-        shared.users -= 1
-        if shared.users > 0:
-            return
-        _SHARED.pop((os.getpid(), shared.executable, shared.headless), None)
-    shared.close()
-
-
-_CONNECTING = threading.BoundedSemaphore(2)
-"""Threads linking to the shared Chromium at once: a link attaches to every tab of the browser, and 64 eval slots
-linking together on 2 cores timed out after Playwright's 30 s; one after another each takes well under that."""
-
-
-def link(endpoint: str):
-    key = (os.getpid(), threading.get_ident(), endpoint)  # the endpoint names a launch: "url#launch number"
-    entry = _LINKS.get(key)
-    if entry is None or not entry[0].is_connected():
-        driver = _driver()
-        with _CONNECTING:
-            entry = _LINKS[key] = [driver.chromium.connect_over_cdp(endpoint.split("#")[0]), 0]
-    entry[1] += 1
-    return entry[0]
-
-
-def unlink(endpoint: str) -> None:
-    def close(connection: Any) -> None:
-        try:
-            connection.close()
-        except Exception:  # the browser is gone already
-            pass
-        release_driver()
-
-    _release(_LINKS, (os.getpid(), threading.get_ident(), endpoint), close)

@@ -1,10 +1,11 @@
 """``AgentBoard/WebArena-v0``: WebArena's tasks in a real headless Chromium, on sites the package serves.
 
-One Chromium per env (started at the first reset, closed by ``close()``), one fresh browser context per episode
-(no cookies or history carried over) and, with the package's sites, one fresh copy of every site database per
-episode (``SiteServer.reset``). With ``sites={...}`` and ``task_config=...`` the env drives a user's own WebArena
-deployment on WebArena's task files instead (the sites are then not reset between episodes: reset them as
-WebArena's own scripts do).
+The envs of a process share one Chromium (started at the first reset, closed by the last env's ``close()``;
+``share_browser=False``: one of its own) and one Playwright driver (``chromium.BrowserThread``), each env in a
+browser context of its own, fresh every episode (no cookies or history carried over) and, with the package's
+sites, one fresh copy of every site database per episode (``SiteServer.reset``). With ``sites={...}`` and
+``task_config=...`` the env drives a user's own WebArena deployment on WebArena's task files instead (the sites are
+then not reset between episodes: reset them as WebArena's own scripts do).
 
 Site URLs are shown under WebArena's public names (``http://onestopmarket.com`` for the shop, ...) as AgentBoard
 does, and mapped back in ``goto``: the served ports change from run to run, the observations must not.
@@ -25,7 +26,7 @@ from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.webarena.actions import GRAMMAR, parse_action
 from agentgym_text.envs.webarena.agentboard_text import AgentBoardWebArena
-from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, Session, close_parts
+from agentgym_text.envs.webarena.browser import AXNode, Browser, PageState, SessionHandle, close_parts
 from agentgym_text.envs.webarena.expert import Expert
 from agentgym_text.envs.webarena.registration import FAMILY
 from agentgym_text.envs.webarena.render import DEFAULT_MAX_CHARS, render_page
@@ -172,7 +173,7 @@ class WebArenaEnv(TextEnv):
         self._show_real_urls = show_real_urls
         self._server = None
         self._browser: Browser | None = None
-        self._session: Session | None = None
+        self._session: SessionHandle | None = None
         self._urls = UrlMap({})
         self._shown: dict[int, AXNode] = {}
         self._state: PageState | None = None
@@ -211,7 +212,7 @@ class WebArenaEnv(TextEnv):
             if index:
                 self._session.new_tab()
             self._session.goto(self._urls.fill(url.strip()))
-        if self._session.active:
+        if self._session.active_tab():
             self._session.focus_tab(0)
         self._session.forget_history()
         self._tracker = self.mode.tracker(self._config, sites)
@@ -309,9 +310,10 @@ class WebArenaEnv(TextEnv):
         elif kind == "new_tab":
             session.new_tab()
         elif kind == "tab_focus":
-            if parsed.index >= len(session.pages):
+            tabs = session.tab_count()
+            if parsed.index >= tabs:
                 return Outcome.invalid(
-                    f"Invalid tab_focus action: there is no tab {parsed.index} (tabs 0 to {len(session.pages) - 1}).",
+                    f"Invalid tab_focus action: there is no tab {parsed.index} (tabs 0 to {tabs - 1}).",
                     InvalidReason.BAD_ARGUMENT,
                 )
             session.focus_tab(parsed.index)
@@ -340,12 +342,7 @@ class WebArenaEnv(TextEnv):
 
     def _read_page(self, locator: str) -> str:
         """What AgentBoard's progress reads on the current page: its HTML source, or a JavaScript locator's value."""
-        page = self._session.page
-        try:
-            value = page.content() if not locator else page.evaluate(f"() => {locator}")
-        except Exception:
-            return ""
-        return str(value) if value else ""
+        return self._session.read(locator)
 
     def _needs_answer(self) -> bool:
         return "string_match" in self._config.get("eval", {}).get("eval_types", [])
@@ -374,7 +371,7 @@ class WebArenaEnv(TextEnv):
             evaluate(
                 self._config,
                 answer,
-                self._session.page.url,
+                self._session.url(),
                 self._page_content,
                 db_paths,
                 self._site_urls,
@@ -409,8 +406,9 @@ class WebArenaEnv(TextEnv):
             if node.role in _TYPEABLE_ROLES
         ]
         actions += ["scroll [down]", "scroll [up]", "go_back", "go_forward"]
-        if len(self._session.pages) > 1:
-            actions += [f"tab_focus [{i}]" for i in range(len(self._session.pages))] + ["close_tab"]
+        tabs = self._session.tab_count()
+        if tabs > 1:
+            actions += [f"tab_focus [{i}]" for i in range(tabs)] + ["close_tab"]
         actions.append("stop [N/A]")
         return actions
 

@@ -120,7 +120,8 @@ class Recorder:
         self._server.reset()
         session = self._browser.new_session(list(self._urls.values()))
         try:
-            return record_task(session, UrlMap(self._urls), config, str(config["sites"][0]))
+            urls = UrlMap(self._urls)
+            return session.run(lambda inner: record_task(inner, urls, config, str(config["sites"][0])))
         finally:
             session.close()
 
