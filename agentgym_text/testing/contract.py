@@ -13,7 +13,8 @@ import re
 import subprocess
 import sys
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -86,9 +87,12 @@ EXPERT_BUDGET = 400
 gives every task 30 steps; some of its ScienceWorld and PDDL gold paths are longer)."""
 
 
-def check_expert_solves(env_id: str, task_id: str | None = None, seed: int = 0) -> int:
-    """The expert reaches success with progress 1.0 from reset; rewards sum to 1. Returns the steps taken."""
-    env = _make(env_id, max_episode_steps=EXPERT_BUDGET)
+def check_expert_solves(
+    env_id: str, task_id: str | None = None, seed: int = 0, env_kwargs: Mapping[str, Any] | None = None
+) -> int:
+    """The expert reaches success with progress 1.0 from reset; rewards sum to 1. Returns the steps taken.
+    ``env_kwargs`` make the env (a training instance's, say)."""
+    env = _make(env_id, **{**(env_kwargs or {}), "max_episode_steps": EXPERT_BUDGET})
     try:
         options = {"task_id": task_id} if task_id is not None else {"task_index": 0}
         obs, info = env.reset(seed=seed, options=options)

@@ -28,7 +28,14 @@ FAMILY = Family(
         ),
     ),
     difficulty=DifficultyRule("milestones plus the answer", 3),
-    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
+    train_split=TrainSplit(
+        env_kwargs={"split": "train"},
+        size_kwarg="num_tasks",
+        size=1_200,
+        hidden_world="some templates ask a fixed question (which IP appears most often in the access log?); the "
+        "files behind it are drawn from the seed",
+        repeated_goals="the goal is the question, fixed for those templates",
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
     programs=("bwrap",),
     expert_sample=12,
