@@ -96,20 +96,22 @@ def test_training_rows_speak_the_test_split_text_prompt_and_budget(env_id, count
         tested.close()
 
 
-def _expert_params():
+def _expert_params() -> list:
+    """(env id, training row index): an evenly spread sample of the first rows in the fast suite (none for a heavy
+    family), every other one of the first 200 under slow."""
     params = []
-    for param in _params(slow_too=True):
-        env_id, count = param.values
-        played = (
-            range(count)
-            if count == FIRST
-            else [round(i * (FAST_ROWS - 1) / (FAST_EXPERTS - 1)) for i in range(FAST_EXPERTS)]
+    for env_id in sorted(env_id for env_id, split in train_splits().items() if split.available):
+        base = env_param(env_id)
+        size = min(FIRST, _declared(env_id).size_of(env_id) or FIRST)
+        last = min(FAST_ROWS, size) - 1
+        fast = (
+            set()
+            if get_entry(env_id).declaration.heavy
+            else {round(i * last / (FAST_EXPERTS - 1)) for i in range(FAST_EXPERTS)}
         )
-        params += [
-            pytest.param(env_id, index, marks=param.marks, id=f"{env_id}-{index}")
-            for index in played
-            if index < min(FIRST, _declared(env_id).size_of(env_id) or FIRST)
-        ]
+        for index in range(size):
+            marks = list(base.marks) + ([] if index in fast else [pytest.mark.slow])
+            params.append(pytest.param(env_id, index, marks=marks, id=f"{env_id}-{index}"))
     return params
 
 
