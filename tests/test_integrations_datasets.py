@@ -46,13 +46,29 @@ def test_mastermind_train_rows_do_not_overlap_the_shipped_tasks_and_replay():
 
 
 @pytest.mark.skipif(not extra_installed("babyai"), reason="babyai extra")
-def test_babyai_train_rows_are_procedural_levels_that_replay():
+def test_babyai_train_rows_are_agentboard_levels_in_its_text_and_budget_that_replay():
     train = tasks("AgentBoard/BabyAI-v0", "train", limit=6)
-    assert all(row["task_id"].endswith("-random") and row["seed"] >= 1_000_000 for row in train)
-    test_observations = {row["first_observation"] for row in tasks("AgentBoard/BabyAI-v0", "test", limit=8)}
-    assert not test_observations & {row["first_observation"] for row in train}
+    test = tasks("AgentBoard/BabyAI-v0", "test", limit=8)
+    assert [row["env_kwargs"] for row in train] == [{"split": "train"}] * 6
+    assert all(row["seed"] == 0 and row["max_steps"] == 30 for row in train)
+    assert all(row["first_observation"].startswith("In front of you in this room") for row in train)  # AgentBoard's
+    assert not {row["first_observation"] for row in test} & {row["first_observation"] for row in train}
     again = tasks("AgentBoard/BabyAI-v0", "train", limit=6)
     assert [row["first_observation"] for row in again] == [row["first_observation"] for row in train]
+
+
+@pytest.mark.skipif(not extra_installed("babyai"), reason="babyai extra")
+def test_train_rows_take_env_kwargs_that_change_how_they_are_played_not_which():
+    clear = tasks(
+        "AgentBoard/BabyAI-v0", "train", limit=2, env_kwargs={"text_format": "clear", "max_episode_steps": 60}
+    )
+    default = tasks("AgentBoard/BabyAI-v0", "train", limit=2)
+    assert [row["task_id"] for row in clear] == [row["task_id"] for row in default]
+    assert all(row["max_steps"] == 60 and "\nYou see: " in row["first_observation"] for row in clear)
+    with pytest.raises(ValueError, match="sets split itself"):
+        tasks("AgentBoard/BabyAI-v0", "train", limit=1, env_kwargs={"split": "test"})
+    with pytest.raises(ValueError, match="problem_file name tasks of their own"):
+        tasks("AgentBoard/PDDL-v0", "train", limit=1, env_kwargs={"problem_file": "p.pddl"})
 
 
 @pytest.mark.parametrize("env_id", sorted(i for i, split in train_splits().items() if not split.available))

@@ -66,3 +66,25 @@ def test_readme_table_lists_every_env_with_its_task_count():
     readme = (Path(__file__).parents[1] / "README.md").read_text()
     rows = dict(re.findall(r"^\| `([^`]+)` \| \w+ \| (\d+) \|", readme, flags=re.MULTILINE))
     assert rows == {entry.env_id: str(entry.task_count) for entry in agentgym_text.list_envs()}
+
+
+def _training_cell(entry) -> str:
+    """What the README's "training tasks" column says for an id: its split's declared size, or a dash and a
+    footnote for the family's reason."""
+    split = entry.train_split
+    if not split.available:
+        return f"—[^train-{entry.family}]"
+    size = split.size_of(entry.env_id)
+    assert size is not None, f"{entry.env_id}: an available TrainSplit declares its size"
+    return f"{size:,}"
+
+
+def test_readme_table_gives_every_id_its_declared_training_tasks():
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    cells = dict(re.findall(r"^\| `([^`]+)` \| \w+ \| \d+ \| ([^|]+?) \|", readme, flags=re.MULTILINE))
+    entries = agentgym_text.list_envs()
+    assert cells == {entry.env_id: _training_cell(entry) for entry in entries}
+    for entry in entries:
+        if not entry.train_split.available:
+            note = f"[^train-{entry.family}]: {entry.train_split.unavailable}."
+            assert note in readme, f"the README's footnote for {entry.env_id} is not {note!r}"

@@ -64,21 +64,40 @@ class TrainSplit:
     - ``env_kwargs``: constructor kwargs that select the family's training range; ``size_kwarg`` (when set) gets
       the requested size, and the instances are the env's tasks in order, reset with seed 0;
     - ``unavailable``: why there is none.
+
+    An available split declares ``size``: how many training tasks it gives (one number for every id of the family,
+    or one per id); ``datasets.train_instances`` refuses more, and the README's env table shows it. The rows speak
+    the test tasks' text, system prompt and budget. A training first observation never equals a test one, unless
+    ``hidden_world`` says why it may: the opening text is shared and the instance behind it differs (a hidden code,
+    hidden cards, the files behind a fixed question); ``tests/test_train_splits.py`` then checks that the expert's
+    episodes on the two differ. Nor does a training goal equal a test goal, unless ``repeated_goals`` says why it
+    may (the goal is a template, or drawn from a small set, and the instance is in the world).
     """
 
     builder: str | None = None
     env_kwargs: Mapping[str, Any] | None = None
     size_kwarg: str | None = None
     unavailable: str = ""
+    size: int | Mapping[str, int] | None = None
+    hidden_world: str = ""
+    repeated_goals: str = ""
 
     def __post_init__(self) -> None:
         ways = (self.builder is not None) + (self.env_kwargs is not None) + bool(self.unavailable)
         if ways != 1:
             raise ValueError("a TrainSplit has exactly one of builder=, env_kwargs= and unavailable=")
+        if self.unavailable and (self.size is not None or self.hidden_world or self.repeated_goals):
+            raise ValueError("an unavailable TrainSplit declares no size, hidden_world or repeated_goals")
 
     @property
     def available(self) -> bool:
         return not self.unavailable
+
+    def size_of(self, env_id: str) -> int | None:
+        """The number of training tasks of ``env_id`` (None: not declared)."""
+        if isinstance(self.size, Mapping):
+            return self.size.get(env_id)
+        return self.size
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,10 @@ Splits:
 
 - ``"test"``: the shipped tasks of every id (what the benchmark reports on), reset with seed 0.
 - ``"train"``: instances apart from the shipped ones, as each family declares (``Family.train_split``): a builder
-  of its own, or constructor kwargs selecting its training range. An id whose family declares none raises
-  ``ValueError`` with the family's reason; ``train_splits()`` lists which ids have one.
+  of its own, or constructor kwargs selecting its training range, in the test tasks' text, system prompt and budget
+  (``env_kwargs`` change how they are played, e.g. ``text_format=`` or ``max_episode_steps=``). An id whose family
+  declares none raises ``ValueError`` with the family's reason; ``train_splits()`` lists which ids have one and
+  ``train_size(env_id)`` how many training tasks an id has.
 
 >>> rows = tasks("AgentQuest/Mastermind-v0", "test", limit=2)
 >>> [row["task_id"] for row in rows], [m["role"] for m in rows[0]["prompt"]]
@@ -35,6 +37,7 @@ __all__ = [
     "iter_tasks",
     "count_tasks",
     "train_instances",
+    "train_size",
     "train_splits",
     "to_hf_dataset",
     "SPLITS",
@@ -66,11 +69,23 @@ def _by_kwargs(env_id: str, split: TrainSplit, size: int) -> list[tuple[dict[str
     return [(kwargs, task_id, 0) for task_id in ids]
 
 
-def train_instances(env_id: str, size: int = DEFAULT_TRAIN_SIZE) -> list[tuple[dict[str, Any], str, int]]:
-    """``(env_kwargs, task_id, seed)`` of ``size`` training instances of ``env_id``."""
+def train_size(env_id: str) -> int:
+    """How many training tasks ``env_id``'s split declares (``ValueError`` where it has none)."""
     split = get_entry(env_id).train_split
     if not split.available:
         raise ValueError(f"{env_id} has no training split: {split.unavailable}. Use split='test' (the shipped tasks).")
+    declared = split.size_of(env_id)
+    if declared is None:
+        raise ValueError(f"{env_id}'s family declares a training split without its size (TrainSplit.size)")
+    return declared
+
+
+def train_instances(env_id: str, size: int = DEFAULT_TRAIN_SIZE) -> list[tuple[dict[str, Any], str, int]]:
+    """``(env_kwargs, task_id, seed)`` of ``size`` training instances of ``env_id`` (at most its declared size)."""
+    declared = train_size(env_id)
+    if size > declared:
+        raise ValueError(f"{env_id} declares {declared:,} training tasks; {size:,} were asked for")
+    split = get_entry(env_id).train_split
     if split.builder is not None:
         module, _, function = split.builder.partition(":")
         return getattr(importlib.import_module(module), function)(size)
@@ -83,15 +98,27 @@ def _instances(
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
     if split == "train":
-        if env_kwargs:
-            raise ValueError("env_kwargs= name the tasks themselves (e.g. task_file=): use split='test' with them")
-        return train_instances(env_id, DEFAULT_TRAIN_SIZE if size is None else size)
+        instances = train_instances(env_id, min(DEFAULT_TRAIN_SIZE, train_size(env_id)) if size is None else size)
+        return [(_played_as(env_id, kwargs, env_kwargs), task_id, seed) for kwargs, task_id, seed in instances]
     env = make_env(env_id, env_kwargs)
     try:
         ids = env.unwrapped.task_ids
     finally:
         env.close()
     return [(dict(env_kwargs or {}), task_id, 0) for task_id in ids]
+
+
+def _played_as(env_id: str, instance_kwargs: dict[str, Any], env_kwargs: dict[str, Any] | None) -> dict[str, Any]:
+    """A training instance's kwargs with the user's on top: those change how it is played (``text_format=``,
+    ``max_episode_steps=``), never which task it is."""
+    extra = dict(env_kwargs or {})
+    outside = sorted(set(extra) & set(get_entry(env_id).declaration.outside_data))
+    if outside:
+        raise ValueError(f"{', '.join(outside)} name tasks of their own: use split='test' with them")
+    fixed = sorted(set(extra) & set(instance_kwargs))
+    if fixed:
+        raise ValueError(f"the train split of {env_id} sets {', '.join(fixed)} itself")
+    return {**instance_kwargs, **extra}
 
 
 def count_tasks(env_id: str, split: str = "test", *, env_kwargs: dict[str, Any] | None = None) -> int:
@@ -150,9 +177,10 @@ def tasks(
 ) -> list[dict[str, Any]]:
     """The rows of ``env_id``'s ``split``: env id and kwargs, task id, reset seed, goal, system prompt, first
     observation and the two as ``prompt`` messages. ``limit`` caps the count (the train split builds 200 unless
-    told); ``tools=True`` words the system prompt for tool calls. ``env_kwargs`` make the env (e.g. an original's
-    task file, ``task_file=`` or ``agentboard_data=``): the rows are its tasks and carry the kwargs, so a training
-    file of an original becomes rows too."""
+    told, or its declared size where smaller); ``tools=True`` words the system prompt for tool calls. On the test
+    split ``env_kwargs`` make the env (e.g. an original's task file, ``task_file=`` or ``agentboard_data=``): the
+    rows are its tasks and carry the kwargs, so a training file of an original becomes rows too. On the train split
+    they change how the training tasks are played (``text_format=``, ``max_episode_steps=``), not which."""
     return list(iter_tasks(env_id, split, limit=limit, offset=offset, tools=tools, env_kwargs=env_kwargs))
 
 

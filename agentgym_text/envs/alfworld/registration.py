@@ -64,7 +64,13 @@ FAMILY = Family(
     ),
     difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),
     # generated on ALFWorld's train floor plans, never the test ones
-    train_split=TrainSplit(env_kwargs={}, size_kwarg="num_tasks"),
+    train_split=TrainSplit(
+        env_kwargs={},
+        size_kwarg="num_tasks",
+        size=1_200,
+        repeated_goals="goals come from ALFWorld's templates over a room's objects (put a clean mug in "
+        "coffeemachine); the train floor plans are not the test's",
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
     requires="alfworld",
     # AgentBoard's words (AgentBoard/AlfWorld-v0, AgentQuest/ALFWorld-v0; agentboard_fixes=False restores its quirks)

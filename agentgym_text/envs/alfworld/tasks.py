@@ -74,7 +74,7 @@ def task_specs(
         total = int(num_tasks) if num_tasks is not None else 10 * len(types)
         counts = {t: total // len(types) + (i < total % len(types)) for i, t in enumerate(types)}
         split = "train"
-    triples = []
+    by_type = {}
     for short, count in counts.items():
         if floorplan is not None:
             if not supported(int(floorplan), short):
@@ -82,9 +82,11 @@ def task_specs(
             plans = [int(floorplan)]
         else:
             plans = _plans(short, split)
-        for n in range(count):
-            triples.append((short, plans[n % len(plans)], n // len(plans)))
-    return triples
+        by_type[short] = [(short, plans[n % len(plans)], n // len(plans)) for n in range(count)]
+    if split == "test":
+        return [triple for triples in by_type.values() for triple in triples]
+    # the types in turn: a shorter training set is a prefix of a longer one
+    return [triples[n] for n in range(max(counts.values())) for triples in by_type.values() if n < len(triples)]
 
 
 def _build(triples: list[tuple[str, int, int]], folder: Path) -> None:

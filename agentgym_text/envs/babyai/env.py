@@ -13,14 +13,15 @@ from agentgym_text.envs.babyai.clear_text import ClearMode
 from agentgym_text.envs.babyai.expert import expert_action
 from agentgym_text.envs.babyai.instructions import build_subgoals
 from agentgym_text.envs.babyai.registration import FAMILY
-from agentgym_text.envs.babyai.tasks import agentboard_tasks, procedural_tasks
+from agentgym_text.envs.babyai.tasks import agentboard_tasks, procedural_tasks, training_tasks
 from agentgym_text.envs.babyai.world import BabyAIWorld
 
 __all__ = ["BabyAIEnv"]
 
 
 class BabyAIEnv(TextEnv):
-    """A BabyAI level in text. ``level=None`` plays AgentBoard's 112 tasks; a level name draws from the seed.
+    """A BabyAI level in text. ``level=None`` plays AgentBoard's 112 tasks (``split="train"``: the train split's 1,120
+    instances of the same levels, in the same text and budget); a level name draws from the seed.
 
     Texts (``modes``): AgentBoard's words (``agentboard_text``, the default for AgentBoard's tasks, its bugs fixed
     unless ``agentboard_fixes=False``) and this package's own (``clear_text``, the default for a ``level``:
@@ -45,15 +46,27 @@ class BabyAIEnv(TextEnv):
         self,
         level: str | None = None,
         *,
+        split: str = "test",
         agentboard_data: str | os.PathLike[str] | None = None,
         **kwargs,
     ):
+        if split not in ("test", "train"):
+            raise ValueError(f"split must be 'test' or 'train', not {split!r}")
+        if level is not None and split != "test":
+            raise ValueError("level= draws from the reset seed; split='train' plays the train split's instances")
         if level is not None:  # the same texts, ours the default: AgentBoard's actions cannot open a box (KeyInBox)
             self.modes = (ClearMode, AgentBoardMode)
-        if level is not None and agentboard_data not in (None, ""):
-            raise AgentBoardDataError("agentboard_data= annotates AgentBoard's 112 tasks, not a level= draw")
-        super().__init__(agentboard_tasks() if level is None else procedural_tasks(level), **kwargs)
-        folder = data_folder(agentboard_data) if level is None else None  # the setting does not apply to level=
+        agentboard = level is None and split == "test"
+        if not agentboard and agentboard_data not in (None, ""):
+            raise AgentBoardDataError(
+                "agentboard_data= annotates AgentBoard's 112 tasks, not a level= draw or the train split"
+            )
+        if level is not None:
+            tasks = procedural_tasks(level)
+        else:
+            tasks = agentboard_tasks() if agentboard else training_tasks()
+        super().__init__(tasks, **kwargs)
+        folder = data_folder(agentboard_data) if agentboard else None  # the setting applies to the 112 tasks only
         if folder is not None:
             self.tasks = self.mode.annotated(self.tasks, folder)
         self.action_format = self.mode.action_format

@@ -5,6 +5,8 @@ from agentgym_text.core.registry import declare
 
 TASK_COUNT = 112
 """AgentBoard's 28 levels x 4 seeds."""
+TRAIN_TASK_COUNT = 1_120
+"""The train split: AgentBoard's 28 levels x 40 engine seeds of their own."""
 
 FAMILY = Family(
     name="babyai",
@@ -30,8 +32,12 @@ FAMILY = Family(
         ),
     ),
     difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),
-    # AgentBoard's 28 levels drawn procedurally from reset seeds apart from its instances' engine seeds
-    train_split=TrainSplit(builder="agentgym_text.envs.babyai.tasks:training_instances"),
+    train_split=TrainSplit(
+        env_kwargs={"split": "train"},
+        size=TRAIN_TASK_COUNT,
+        repeated_goals="missions come from a small set (go to the red ball); the world differs and so does the first "
+        "view",
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
     text_formats=("agentboard", "clear"),
     requires="babyai",

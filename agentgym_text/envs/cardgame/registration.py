@@ -30,7 +30,14 @@ FAMILY = Family(
     # One opponent and one rule set: every game is alike (the expert wins each in 8-9 steps, a random agent's
     # progress does not depend on the lineups), so every task is "easy" until harder opponents exist.
     difficulty=DifficultyRule("opponent levels", 1),
-    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
+    train_split=TrainSplit(
+        env_kwargs={"split": "train"},
+        size_kwarg="num_tasks",
+        size=2_000,
+        hidden_world="the opening shows the rules and your own lineup (24 orders); the enemy's hidden lineup and "
+        "the opponent's seed differ",
+        repeated_goals="the goal is the rules of the battle, the same for every game",
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
 )
 declare(FAMILY)

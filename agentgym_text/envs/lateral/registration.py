@@ -37,8 +37,12 @@ FAMILY = Family(
         _lateral_id("AgentQuest/LateralThinking-v0", "AgentQuest's LTP (same env as AgentBench/LateralThinking-v0)"),
     ),
     difficulty=DifficultyRule("key points to uncover", 3),
-    # AgentBench's LTP has a dev split (20 puzzles of ours) and no more
-    train_split=TrainSplit(env_kwargs={"split": "dev"}),
+    # the puzzles are authored, not generated: the 20 dev puzzles are all there is apart from the 50 test ones
+    train_split=TrainSplit(
+        env_kwargs={"split": "dev"},
+        size=20,
+        repeated_goals="the goal is the game's rule (find the hidden truth), the same for every puzzle",
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
     outside_data=("task_file",),
 )

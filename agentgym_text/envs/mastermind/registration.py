@@ -27,7 +27,12 @@ FAMILY = Family(
         ),
     ),
     difficulty=DifficultyRule("guesses the consistent-guess expert needs", 5),
-    train_split=TrainSplit(builder="agentgym_text.envs.mastermind.tasks:training_instances"),
+    train_split=TrainSplit(
+        builder="agentgym_text.envs.mastermind.tasks:training_instances",
+        size=1_000,
+        hidden_world="every game opens with the same rules; the secret code differs",
+        repeated_goals="the goal states the rules, the same for every game",
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
 )
 declare(FAMILY)

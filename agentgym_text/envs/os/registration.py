@@ -4,6 +4,8 @@ from agentgym_text.core.family import DifficultyRule, EnvId, Family, TrainSplit
 from agentgym_text.core.registry import declare
 
 TASK_COUNT = 144
+TRAIN_TASK_COUNT = 1_200
+"""The train split: the 12 templates in turn, from seeds of their own."""
 
 FAMILY = Family(
     name="os",
@@ -28,7 +30,14 @@ FAMILY = Family(
         ),
     ),
     difficulty=DifficultyRule("milestones plus the answer", 3),
-    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
+    train_split=TrainSplit(
+        env_kwargs={"split": "train"},
+        size_kwarg="num_tasks",
+        size=TRAIN_TASK_COUNT,
+        hidden_world="some templates ask a fixed question (which IP appears most often in the access log?); the "
+        "files behind it are drawn from the seed",
+        repeated_goals="the goal is the question, fixed for those templates",
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
     programs=("bwrap",),
     expert_sample=12,

@@ -8,13 +8,13 @@ solution, milestones) is regenerated from them, deterministically, when the epis
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.os import files, retrieval, text_processing
 from agentgym_text.envs.os.generator import TaskInstance
-from agentgym_text.envs.os.registration import FAMILY
+from agentgym_text.envs.os.registration import FAMILY, TRAIN_TASK_COUNT
 
 __all__ = ["TEMPLATES", "TEST_PER_TEMPLATE", "TASK_COUNT", "MAX_STEPS", "TRAIN_SEED_START", "instance", "make_tasks"]
 
@@ -38,6 +38,7 @@ MAX_STEPS = 8
 """AgentBench's round limit for the OS tasks."""
 TRAIN_SEED_START = 100_000
 """Training instances use seeds from here on; test instances use 0..11 per template."""
+QUESTION_LOOKAHEAD = 100
 
 
 @lru_cache(maxsize=512)
@@ -64,7 +65,8 @@ def _spec(template: str, seed: int, task_id: str) -> TaskSpec:
 @lru_cache(maxsize=8)
 def make_tasks(split: str = "test", num_tasks: int | None = None, templates: tuple[str, ...] | None = None) -> TaskSet:
     """``split="test"``: the 144 shipped tasks; ``split="train"``: ``num_tasks`` (default 1,200) fresh instances,
-    templates in turn, seeds from ``TRAIN_SEED_START``. ``templates`` restricts either split to some templates."""
+    templates in turn, each from its training seeds (``_training_seeds``). ``templates`` restricts either split to
+    some templates."""
     names = list(templates or TEMPLATES)
     unknown = [name for name in names if name not in TEMPLATES]
     if unknown:
@@ -73,10 +75,25 @@ def make_tasks(split: str = "test", num_tasks: int | None = None, templates: tup
         specs = [_spec(name, seed, f"os-{name}-{seed:02d}") for name in names for seed in range(TEST_PER_TEMPLATE)]
         return TaskSet(specs[:num_tasks] if num_tasks else specs)
     if split == "train":
-        count = num_tasks or 1_200
+        streams = {name: _training_seeds(name) for name in names}
         specs = []
-        for index in range(count):
-            name, seed = names[index % len(names)], TRAIN_SEED_START + index // len(names)
+        for index in range(num_tasks or TRAIN_TASK_COUNT):
+            name = names[index % len(names)]
+            seed = next(streams[name])
             specs.append(_spec(name, seed, f"os-train-{name}-{seed}"))
         return TaskSet(specs)
     raise ValueError(f"split must be 'test' or 'train', not {split!r}")
+
+
+def _training_seeds(template: str) -> Iterator[int]:
+    """The template's training seeds: from ``TRAIN_SEED_START`` on, skipping a seed whose question is a test task's,
+    unless the template has no other question to ask (none of its first ``QUESTION_LOOKAHEAD`` training seeds asks
+    one: users-matching, top-ip, failed-logins), where only the files behind the question differ."""
+    asked = {instance(template, seed).description for seed in range(TEST_PER_TEMPLATE)}
+    lookahead = range(TRAIN_SEED_START, TRAIN_SEED_START + QUESTION_LOOKAHEAD)
+    others = any(instance(template, seed).description not in asked for seed in lookahead)
+    seed = TRAIN_SEED_START
+    while True:
+        if not others or instance(template, seed).description not in asked:
+            yield seed
+        seed += 1

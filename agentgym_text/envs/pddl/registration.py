@@ -33,7 +33,12 @@ FAMILY = Family(
         ),
     ),
     difficulty=DifficultyRule("goal conditions", 6, AGENTBOARD_TABLE_10),
-    train_split=TrainSplit(builder="agentgym_text.envs.pddl.tasks:training_instances"),
+    train_split=TrainSplit(
+        builder="agentgym_text.envs.pddl.tasks:training_instances",
+        size=1_000,
+        repeated_goals="a small problem's goal has few facts over few objects (b1 is on b3, b3 is on the table); "
+        "its initial state differs",
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
     text_formats=("agentboard", "clear"),
     requires="pddl",

@@ -19,6 +19,7 @@ from agentgym_text.envs.pddl.registration import FAMILY, MAX_STEPS
 __all__ = [
     "training_instances",
     "write_training_problems",
+    "problem_key",
     "training_shapes",
     "TASK_COUNT",
     "SHIPPED_SIZES",
@@ -119,44 +120,78 @@ def training_shapes() -> list[tuple[str, tuple[int, int]]]:
     return [(domain, sizes[i]) for i in range(longest) for domain, sizes in SHIPPED_SIZES.items() if i < len(sizes)]
 
 
-def write_training_problems(directory: Path, count: int, first_seed: int) -> list[tuple[str, Path]]:
-    """``count`` problem files for training, sized like the shipped ones (cycling through them) but drawn from
-    seeds ``first_seed``, ``first_seed + 1``, ... (the shipped set uses seeds [2026, d, i]): (domain, path)."""
+def problem_key(text: str) -> tuple:
+    """What makes two problem files the same problem: their objects, initial facts and goal facts, each as a set
+    (the problem's name and the order of its lines aside)."""
+    sections: dict[str, list[str]] = {}
+    current = None
+    for line in text.splitlines()[2:]:  # after "(define (problem NAME)" and "(:domain D)"
+        stripped = line.strip()
+        if stripped.startswith("(:"):
+            current = stripped
+            sections[current] = []
+        elif current is not None and stripped.strip(")"):
+            sections[current].append(stripped)
+    return tuple(sorted((name, tuple(sorted(lines))) for name, lines in sections.items()))
+
+
+def _training_stream(count: int) -> list[tuple[str, int, str]]:
+    """The first ``count`` training problems, (domain, seed, text): the shipped shapes in turn, seeds from
+    ``TRAIN_SEED_BASE`` on, a seed skipped when its problem is a shipped one or an earlier training one (a small
+    shape, such as Tyreworld's one hub with all 8 goal facts, has few problems or one)."""
     import numpy as np
 
     from agentgym_text.envs.pddl.generator import GENERATORS
+    from agentgym_text.envs.pddl.problem_files import PROBLEM_DIR
 
+    seen = {
+        (entry["domain"], problem_key((PROBLEM_DIR / entry["file"]).read_text(encoding="utf-8")))
+        for entry in _manifest()
+    }
     shapes = training_shapes()
-    written = []
-    for index in range(count):
+    chosen, index = [], 0
+    while len(chosen) < count:
+        if index > 50 * count + len(shapes):
+            raise RuntimeError(f"the shipped shapes give fewer than {count} distinct training problems")
         domain, (size, goal_literals) = shapes[index % len(shapes)]
-        seed = first_seed + index
+        seed = TRAIN_SEED_BASE + index
+        text = GENERATORS[domain](f"{domain}-train-{seed}", size, goal_literals, np.random.default_rng(seed))
+        key = (domain, problem_key(text))
+        if key not in seen:
+            seen.add(key)
+            chosen.append((domain, seed, text))
+        index += 1
+    return chosen
+
+
+def write_training_problems(directory: Path, count: int) -> list[tuple[str, Path]]:
+    """The first ``count`` training problem files (``_training_stream``) in ``directory``: (domain, path)."""
+    written = []
+    for domain, seed, text in _training_stream(count):
         path = directory / domain / f"train-{seed}.pddl"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(
-            GENERATORS[domain](f"{domain}-train-{seed}", size, goal_literals, np.random.default_rng(seed)),
-            encoding="utf-8",
-        )
+        path.write_text(text, encoding="utf-8")
         written.append((domain, path))
+    (directory / "index.json").write_text(
+        json.dumps([[domain, path.name] for domain, path in written], indent=0) + "\n", encoding="utf-8"
+    )
     return written
 
 
 def training_instances(size: int) -> list[TrainInstance]:
-    """The train split: problems generated into the cache from seeds from ``TRAIN_SEED_BASE`` on, over the
-    shipped domains in turn (each played with ``domain=`` and ``problem_file=``)."""
+    """The train split: problems sized like the shipped ones, none of them a shipped problem or a repeat
+    (``_training_stream``), generated into the cache and each played with ``domain=`` and ``problem_file=``."""
     from agentgym_text.core.cache import build_cached, source_key
     from agentgym_text.envs.pddl import generator
 
     folder = build_cached(
         "pddl-train",
         source_key(generator, sys.modules[__name__], size, TRAIN_SEED_BASE),
-        lambda out: write_training_problems(out, size, TRAIN_SEED_BASE),
+        lambda out: write_training_problems(out, size),
         quiet=True,
     )
-    shapes = training_shapes()
     rows = []
-    for index in range(size):
-        domain = shapes[index % len(shapes)][0]
-        path = folder / domain / f"train-{TRAIN_SEED_BASE + index}.pddl"
+    for domain, name in json.loads((folder / "index.json").read_text(encoding="utf-8")):
+        path = folder / domain / name
         rows.append(({"domain": domain, "problem_file": str(path)}, f"pddl-{domain}-{path.stem}", 0))
     return rows

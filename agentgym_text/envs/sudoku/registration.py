@@ -26,7 +26,12 @@ FAMILY = Family(
     ),
     # hard at 31 clues or fewer (81 - 31 = 50 empty cells)
     difficulty=DifficultyRule("empty cells", 49),
-    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
+    train_split=TrainSplit(
+        env_kwargs={"split": "train"},
+        size_kwarg="num_tasks",
+        size=1_000,
+        repeated_goals="the goal is the rules of Sudoku, the same for every puzzle",
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
 )
 declare(FAMILY)

@@ -49,7 +49,7 @@ FAMILY = Family(
         ),
     ),
     difficulty=DifficultyRule("golden tool calls", 4, AGENTBOARD_TABLE_10),
-    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),  # tasks.training_tasks
+    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks", size=1_000),  # tasks.training_tasks
     thread_safe=True,  # tests/test_thread_safety.py
     text_formats=("agentboard", "clear"),
 )

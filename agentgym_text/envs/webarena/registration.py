@@ -32,7 +32,7 @@ FAMILY = Family(
         ),
     ),
     difficulty=DifficultyRule("gold steps", 4, AGENTBOARD_TABLE_10),
-    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),  # training.py
+    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks", size=1_433),  # training.py
     text_formats=("agentboard",),  # one text, AgentBoard's: agentboard_fixes=False restores its progress rule
     thread_safe=True,  # tests/test_thread_safety.py
     requires="webarena",

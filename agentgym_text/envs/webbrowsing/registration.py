@@ -34,7 +34,9 @@ FAMILY = Family(
         ),
     ),
     difficulty=DifficultyRule("gold steps", 3),
-    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),  # from WebArena's training tasks
+    train_split=TrainSplit(
+        env_kwargs={"split": "train"}, size_kwarg="num_tasks", size=1_419
+    ),  # from WebArena's training tasks
     requires="webarena",  # Playwright, to record a task the first time it is played
     programs=("chromium",),
     depends_on=("webarena",),  # the sites and the gold paths

@@ -151,7 +151,8 @@ class WebShopEnv(TextEnv):
 
 class AgentBenchWebShopEnv(WebShopEnv):
     """``AgentBench/WebShop-v0``: the shop under AgentBench v0.2's protocol (``[SEP]`` pages with Available Actions,
-    the ``Action:`` reply, 10 steps; ``agentbench_v02_text.py``) on the first 200 shipped goals.
+    the ``Action:`` reply, 10 steps; ``agentbench_v02_text.py``) on the first 200 shipped goals, or on the training
+    goals of ``AgentBoard/WebShop-v0``'s ``split="train"`` (the same range, in AgentBench's text and budget).
 
     ``strict=True`` ends the episode on a reply without a marked action, as AgentBench does; ``webshop_data``:
     WebShop's released files, imported into the cache, whose goals 0-199 are AgentBench's (``webshop_data.py``);
@@ -163,6 +164,7 @@ class AgentBenchWebShopEnv(WebShopEnv):
 
     def __init__(
         self,
+        split: str = "test",
         num_tasks: int | None = None,
         num_products: int = DEFAULT_NUM_PRODUCTS,
         catalogue_seed: int = 0,
@@ -172,20 +174,26 @@ class AgentBenchWebShopEnv(WebShopEnv):
     ):
         _refuse_options_of(
             "AgentBoard/WebShop-v0",
-            ("agentboard_data", "results_shown", "split"),
+            ("agentboard_data", "results_shown"),
             kwargs,
             "AgentBoard's WebShop: AgentBench's protocol plays its 200 test goals",
         )
-        _check_catalogue(num_products, catalogue_seed)
-        count = min(num_tasks or agentbench.TASK_COUNT, agentbench.TASK_COUNT)
-        if webshop_data is not None:
-            catalogue, goals = open_imported(webshop_data)
-            tasks = imported_tasks(goals, count, agentbench.MAX_STEPS)
+        if split not in ("test", "train"):
+            raise ValueError("split must be 'test' or 'train'")
+        if split == "train":
+            if webshop_data is not None:
+                raise ValueError("webshop_data plays WebShop's own goals 0-199: it does not apply to split='train'")
+            catalogue, tasks = open_catalogue(num_products, catalogue_seed), train_tasks(num_tasks or TRAIN_TASK_COUNT)
         else:
-            catalogue = open_catalogue(num_products, catalogue_seed)
-            shipped = shipped_tasks(count)
-            tasks = TaskSet([dataclasses.replace(task, max_steps=agentbench.MAX_STEPS) for task in shipped])
-        self._open_shop(tasks, catalogue, labelled=False, **kwargs)
+            _check_catalogue(num_products, catalogue_seed)
+            count = min(num_tasks or agentbench.TASK_COUNT, agentbench.TASK_COUNT)
+            if webshop_data is not None:
+                catalogue, goals = open_imported(webshop_data)
+                tasks = imported_tasks(goals, count, agentbench.MAX_STEPS)
+            else:
+                catalogue, tasks = open_catalogue(num_products, catalogue_seed), shipped_tasks(count)
+        budgeted = TaskSet([dataclasses.replace(task, max_steps=agentbench.MAX_STEPS) for task in tasks])
+        self._open_shop(budgeted, catalogue, labelled=False, **kwargs)
         self.strict = bool(strict)
 
     def _open_pages(self, session: Session, instruction: str) -> agentbench.AgentBenchShop:

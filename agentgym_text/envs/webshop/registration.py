@@ -9,6 +9,8 @@ MAX_STEPS = 30
 AGENTBENCH_TASK_COUNT = 200
 """AgentBench v0.2's ``webshop-std``: goal indices 0-199."""
 AGENTBENCH_MAX_STEPS = 10
+TRAIN_TASK_COUNT = 1_000
+"""The train split of both ids: goals generated from their own seed range, never aimed at a test target."""
 _SUBSKILLS = {
     "Memory": 1,
     "Planning": 2,
@@ -47,7 +49,7 @@ FAMILY = Family(
     ),
     # AgentBoard's Table 10 cutoff for WebShop (1) counts its own annotations; ours counts what the goal names
     difficulty=DifficultyRule("attributes and options the goal names", 3),
-    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
+    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks", size=TRAIN_TASK_COUNT),
     # AgentBoard's words (AgentBoard/WebShop-v0; agentboard_fixes=False restores its scoring) and AgentBench's protocol
     # (AgentBench/WebShop-v0, agentbench_v02_text.py)
     text_formats=("agentboard", "agentbench_v02"),

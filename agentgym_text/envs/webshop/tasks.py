@@ -16,7 +16,7 @@ from pathlib import Path
 from agentgym_text.core.tasks import TaskSet, TaskSpec
 from agentgym_text.envs.webshop.catalogue import Catalogue
 from agentgym_text.envs.webshop.goals import goal_difficulty, make_goal
-from agentgym_text.envs.webshop.registration import MAX_STEPS, TASK_COUNT
+from agentgym_text.envs.webshop.registration import MAX_STEPS, TASK_COUNT, TRAIN_TASK_COUNT
 from agentgym_text.envs.webshop.reward import Goal, best_reward
 
 __all__ = [
@@ -33,7 +33,6 @@ __all__ = [
     "TRAIN_TASK_COUNT",
 ]
 
-TRAIN_TASK_COUNT = 1000
 PAGE_SIZE = 10
 TASK_FILE = Path(__file__).with_name("tasks.json")
 _MAX_ATTEMPTS = 200
