@@ -74,12 +74,18 @@ class Mixture:
         """The mixture as the CLIs write it (``ID=W,ID=W``); one plain id as itself."""
         if self.single:
             return self.env_ids[0]
-        return ",".join(f"{env_id}={weight:g}" for env_id, weight in self.weights)
+        return ",".join(f"{env_id}={_number(weight)}" for env_id, weight in self.weights)
 
     @property
     def name(self) -> str:
         """A name usable in a path or URL segment: the ids with "/" as "-", joined by "+"."""
         return "+".join(env_id.replace("/", "-") for env_id in self.env_ids)
+
+
+def _number(weight: float) -> str:
+    """The shortest text that reads back as ``weight`` (``3`` for 3.0): a spec parses back to the same mixture."""
+    text = repr(weight)
+    return text[:-2] if text.endswith(".0") else text
 
 
 def _weight(env_id: str, value: object) -> float:
