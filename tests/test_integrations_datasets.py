@@ -135,6 +135,7 @@ def test_a_mixture_gives_each_id_its_weighted_share_by_largest_remainder():
     as_text = parse_mixture(f"{MASTERMIND}=3, {SUDOKU}=1")
     assert as_text == parse_mixture({MASTERMIND: 3, SUDOKU: 1.0}) and not as_text.single
     assert parse_mixture(f"{MASTERMIND},{SUDOKU}").weights == parse_mixture([MASTERMIND, SUDOKU]).weights
+    assert parse_mixture([f"{MASTERMIND}=3", f"{SUDOKU}=1"]) == as_text == parse_mixture(as_text.spec())
     rows = tasks(as_text.spec(), "test", size=10)
     assert Counter(row["env_id"] for row in rows) == {MASTERMIND: 8, SUDOKU: 2}
     assert count_tasks({MASTERMIND: 3, SUDOKU: 1}, "test", size=10) == 10

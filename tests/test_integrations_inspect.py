@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("inspect_ai", reason="needs the inspect extra (make test-integrations)")
 
 from inspect_ai import eval as inspect_eval  # noqa: E402
+from inspect_ai._util.config import parse_cli_args  # noqa: E402
 from inspect_ai.log import read_eval_log  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
@@ -123,7 +124,9 @@ def test_per_sample_scores_equal_run_eval_and_the_log_reads_back(no_network, exp
 def test_a_two_id_mixture_plays_each_sample_on_its_own_ids_env(no_network, expected_rows, tmp_path):
     model = get_model("mockllm/model", custom_outputs=scripted_text)
     mixture = f"{ENV_ID}=4,AgentQuest/Sudoku-v0=1"
-    task = agentgym(env_id=mixture, size=5, mix_seed=1, max_steps=MAX_STEPS)
+    cli = parse_cli_args([f"env_id={mixture}", "size=5", "mix_seed=1", f"max_steps={MAX_STEPS}"])  # `-T` as typed
+    assert cli["env_id"] == [f"{ENV_ID}=4", "AgentQuest/Sudoku-v0=1"]  # Inspect splits the commas
+    task = agentgym(**cli)
     rows = tasks(mixture, size=5, mix_seed=1, env_kwargs={"max_episode_steps": MAX_STEPS})
     assert task.name == "agentgym-AgentQuest-Mastermind-v0+AgentQuest-Sudoku-v0"
     (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")

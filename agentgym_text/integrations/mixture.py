@@ -6,7 +6,7 @@ An ``EnvIds`` is one of:
 
 - one env id (``"AgentQuest/Mastermind-v0"``): not a mixture; its split in its own order;
 - a mapping id -> weight (``{"AgentQuest/Mastermind-v0": 3, "AgentQuest/Sudoku-v0": 1}``);
-- a list of ids (equal weights);
+- a list of ids (equal weights), or of ``"ID=W"`` items (Inspect's ``-T`` splits ``"ID=W,ID=W"`` so);
 - a string as the CLIs take it: ``"ID=W,ID=W"``, or ``"ID,ID"`` for equal weights.
 
 >>> mixture = parse_mixture("AgentQuest/Mastermind-v0=3,AgentQuest/Sudoku-v0=1")
@@ -129,7 +129,10 @@ def parse_mixture(envs: EnvIds) -> Mixture:
         pairs = [(str(env_id), _weight(str(env_id), weight)) for env_id, weight in envs.items()]
     elif isinstance(envs, Sequence) and all(isinstance(env_id, str) for env_id in envs):
         single = False
-        pairs = [(env_id.strip(), 1.0) for env_id in envs]
+        if any("=" in env_id for env_id in envs):  # "ID=W" items: a CLI that split "ID=W,ID=W" at its commas
+            pairs = _from_string(",".join(envs))
+        else:
+            pairs = [(env_id.strip(), 1.0) for env_id in envs]
     else:
         raise ValueError(f"env ids must be an id, a mapping id -> weight, a list of ids or {_FORMAT}; not {envs!r}")
     if not pairs:

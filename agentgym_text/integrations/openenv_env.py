@@ -119,7 +119,7 @@ class AgentGymEnvironment(Environment[TextAction, TextObservation, TextEnvState]
             row = self._row(split or "test", 0 if index is None else index)
             task_id, task_index = row["task_id"], None
             seed = row["seed"] if seed is None else seed
-            if (row["env_id"], row["env_kwargs"]) != (self.env_id, self._env_made_with) or self._env is None:
+            if (row["env_id"], row["env_kwargs"]) != (self.env_id, self._env_made_with):
                 self._make(row["env_id"], row["env_kwargs"])
         elif env_id is not None and env_id != self.env_id:
             if env_id not in self.mixture.env_ids:
