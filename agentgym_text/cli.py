@@ -367,18 +367,31 @@ _SERVER_MODULES = ("openenv", "uvicorn", "fastapi", "starlette", "websockets", "
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    """Serve one env id over OpenEnv (OpenEnv's server; one env per client session)."""
+    """Serve one env id, or a multi-task set, over OpenEnv (OpenEnv's server; one env per client session)."""
+    from agentgym_text.integrations.mixture import parse_mixture
+
     entries = {entry.env_id: entry for entry in agentgym_text.list_envs()}
-    if args.env not in entries:
-        raise UserError(f"unknown env id {args.env!r}; `agentgym-text list` shows them")
-    status = entry_status(entries[args.env])
-    if status != "installed":
-        raise UserError(f"{args.env} cannot be served: {status}")
+    try:
+        env_ids = parse_mixture(args.env).env_ids
+    except ValueError as error:
+        raise UserError(str(error)) from None
+    for env_id in env_ids:
+        status = entry_status(entries[env_id])
+        if status != "installed":
+            raise UserError(f"{env_id} cannot be served: {status}")
     from agentgym_text.integrations.openenv_server import serve
 
     print(f"serving {args.env} on ws://{args.host}:{args.port}/ws (up to {args.max_sessions} sessions)", flush=True)
     try:
-        serve(args.env, host=args.host, port=args.port, max_sessions=args.max_sessions, idle_timeout=args.idle_timeout)
+        serve(
+            args.env,
+            host=args.host,
+            port=args.port,
+            max_sessions=args.max_sessions,
+            idle_timeout=args.idle_timeout,
+            size=args.size,
+            mix_seed=args.mix_seed,
+        )
     except MissingDependency as error:
         raise UserError(str(error)) from None
     except ModuleNotFoundError as error:
@@ -386,9 +399,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             raise UserError(
                 f"serve needs the 'openenv' extra: pip install 'agentgym-text[openenv]' (missing module {error.name!r})"
             ) from None
-        extra = entries[args.env].requires
+        extras = sorted({entries[env_id].requires for env_id in env_ids})
         raise UserError(
-            f"{args.env} needs the '{extra}' extra: pip install 'agentgym-text[{extra}]' "
+            f"{args.env} needs the {', '.join(repr(extra) for extra in extras)} extra: pip install 'agentgym-text[{','.join(extras)}]' "
             f"(missing module {error.name!r})"
         ) from None
     return 0
@@ -441,7 +454,13 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_argument("--num-envs", type=int, default=4, help="concurrent episodes per env id (default 4)")
             command.add_argument("--quiet", action="store_true", help="no progress bar")
         elif name == "serve":
-            command.add_argument("--env", required=True, help="the env id to serve")
+            command.add_argument(
+                "--env", required=True, help="the env id to serve, or a multi-task set: ID=WEIGHT,ID=WEIGHT"
+            )
+            command.add_argument(
+                "--size", type=int, default=None, help="rows of a multi-task set's task API (default 200)"
+            )
+            command.add_argument("--mix-seed", type=int, default=0, help="the seed of a multi-task set's row order")
             command.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
             command.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
             command.add_argument("--max-sessions", type=int, default=8, help="concurrent client sessions")

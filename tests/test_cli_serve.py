@@ -27,3 +27,13 @@ def test_a_module_missing_at_serve_time_is_blamed_on_the_right_extra(monkeypatch
     assert cli.main(["serve", "--env", BABYAI]) == 2
     error = capsys.readouterr().err
     assert f"pip install 'agentgym-text[{extra}]'" in error and repr(module) in error
+
+
+def test_serve_reads_a_mixture_and_refuses_a_bad_one_in_one_line(monkeypatch, capsys):
+    served = {}
+    monkeypatch.setattr(openenv_server, "serve", lambda envs, **kwargs: served.update(envs=envs, **kwargs))
+    mixture = "AgentQuest/Mastermind-v0=3,AgentQuest/Sudoku-v0=1"
+    assert cli.main(["serve", "--env", mixture, "--size", "40", "--mix-seed", "7"]) == 0
+    assert served["envs"] == mixture and served["size"] == 40 and served["mix_seed"] == 7
+    assert cli.main(["serve", "--env", "AgentQuest/Mastermind-v0=3,AgentQuest/Sudoku-v0=lots"]) == 2
+    assert "the weight of 'AgentQuest/Sudoku-v0' must be a positive number, not 'lots'" in capsys.readouterr().err

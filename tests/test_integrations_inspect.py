@@ -12,9 +12,11 @@ import pytest
 pytest.importorskip("inspect_ai", reason="needs the inspect extra (make test-integrations)")
 
 from inspect_ai import eval as inspect_eval  # noqa: E402
+from inspect_ai._util.config import parse_cli_args  # noqa: E402
 from inspect_ai.log import read_eval_log  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
+from agentgym_text.integrations.datasets import tasks  # noqa: E402
 from agentgym_text.integrations.inspect import agentgym  # noqa: E402
 from agentgym_text.testing.chat_server import ScriptedChatServer  # noqa: E402
 from tests.support.integrations_script import ENV_ID, chat_policy, run_eval_rows, scripted_action  # noqa: E402
@@ -117,6 +119,30 @@ def test_per_sample_scores_equal_run_eval_and_the_log_reads_back(no_network, exp
     assert means["success"] == pytest.approx(1 / TASKS)
     solved = next(sample for sample in again.samples if sample.id == "mastermind-003")
     assert [message.role for message in solved.messages][:3] == ["system", "user", "assistant"]
+
+
+def test_a_two_id_mixture_plays_each_sample_on_its_own_ids_env(no_network, expected_rows, tmp_path):
+    model = get_model("mockllm/model", custom_outputs=scripted_text)
+    mixture = f"{ENV_ID}=4,AgentQuest/Sudoku-v0=1"
+    cli = parse_cli_args([f"env_id={mixture}", "size=5", "mix_seed=1", f"max_steps={MAX_STEPS}"])  # `-T` as typed
+    assert cli["env_id"] == [f"{ENV_ID}=4", "AgentQuest/Sudoku-v0=1"]  # Inspect splits the commas
+    task = agentgym(**cli)
+    rows = tasks(mixture, size=5, mix_seed=1, env_kwargs={"max_episode_steps": MAX_STEPS})
+    assert task.name == "agentgym-AgentQuest-Mastermind-v0+AgentQuest-Sudoku-v0"
+    (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")
+    assert log.status == "success"
+    by_id = {sample.id: sample for sample in log.samples}
+    assert sorted(by_id) == sorted(f"{row['env_id']}/{row['task_id']}" for row in rows)
+    scores = _per_sample(log.samples)
+    expected = _expected(expected_rows)
+    for row in rows:
+        sample = by_id[f"{row['env_id']}/{row['task_id']}"]
+        assert sample.messages[1].content == row["first_observation"]
+        assert sample.scores["env_score"].metadata["task_id"] == row["task_id"]
+        if row["env_id"] == ENV_ID:  # the Mastermind samples score as run_eval scores the same tasks
+            assert scores[sample.id] == expected[row["task_id"]]
+        else:  # the scripted guesses are no Sudoku moves
+            assert scores[sample.id]["progress_rate"] == 0.0 and scores[sample.id]["steps"] == MAX_STEPS
 
 
 def test_an_openai_compatible_server_on_loopback_plays_the_same_episodes(no_network, expected_rows, tmp_path):

@@ -25,7 +25,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 import agentgym_text  # noqa: E402
 from agentgym_text.core.registry import extra_installed  # noqa: E402
-from agentgym_text.integrations.datasets import tasks  # noqa: E402
+from agentgym_text.integrations.datasets import tasks, train_splits  # noqa: E402
 
 
 def _distribution(name: str) -> str | None:
@@ -61,7 +61,7 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, env_id: str, max_sessions: int = 4):
+    def __init__(self, env_id: str, max_sessions: int = 4, *options: str):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.TemporaryFile(mode="w+")  # a pipe nobody reads would block the server once full
@@ -77,6 +77,7 @@ class Server:
                 str(self.port),
                 "--max-sessions",
                 str(max_sessions),
+                *options,
             ],
             stdout=self.log,
             stderr=subprocess.STDOUT,
@@ -375,4 +376,68 @@ def test_a_server_made_with_kwargs_serves_the_tasks_those_kwargs_make():
     assert observation.task_id == "mastermind-003" and observation.max_steps == 7
     with pytest.raises(ValueError, match="no split 'train'"):
         env.num_tasks("train")
+    env.close()
+
+
+MIXTURE = "AgentQuest/Mastermind-v0=3,AgentBench/DB-v0=1"
+
+
+def test_a_two_id_mixture_serves_its_mixed_rows_and_resets_each_to_its_own_id():
+    from agentgym_text.integrations.openenv_server import AgentGymEnvironment, env_name
+
+    rows = tasks(MIXTURE, "test", size=8, mix_seed=2)
+    env = AgentGymEnvironment(MIXTURE, size=8, mix_seed=2)
+    assert env_name(MIXTURE) == "AgentQuest-Mastermind-v0+AgentBench-DB-v0"
+    every_id_trains = all(
+        train_splits()[env_id].available for env_id in ("AgentQuest/Mastermind-v0", "AgentBench/DB-v0")
+    )
+    assert env.list_splits() == (["test", "train"] if every_id_trains else ["test"]) and env.num_tasks("test") == 8
+    assert [task["env_id"] for task in env.get_task_range("test")] == [row["env_id"] for row in rows]
+    for index, row in enumerate(rows):
+        assert env.get_task("test", index) == {
+            "id": row["task_id"],
+            "index": index,
+            **{key: value for key, value in row.items() if key != "prompt"},
+        }
+        observation = env.reset(split="test", index=index)
+        assert env.env.spec.id == row["env_id"] and env.state.env_id == row["env_id"]
+        assert observation.task_id == row["task_id"] and observation.text == row["first_observation"]
+    observation = env.reset(env_id="AgentQuest/Mastermind-v0", task_id="mastermind-003")
+    assert env.env.spec.id == "AgentQuest/Mastermind-v0" and observation.task_id == "mastermind-003"
+    with pytest.raises(ValueError, match="AgentQuest/Sudoku-v0 is not served here"):
+        env.reset(env_id="AgentQuest/Sudoku-v0")
+    assert env.get_metadata().name == MIXTURE
+    env.close()
+
+
+@needs_task_api
+def test_serve_takes_a_mixture_and_its_task_api_routes_serve_the_mixed_rows():
+    server = Server(MIXTURE, 2, "--size", "8", "--mix-seed", "2")
+    try:
+        rows = tasks(MIXTURE, "test", size=8, mix_seed=2)
+        name = "AgentQuest-Mastermind-v0+AgentBench-DB-v0"
+        assert _get(f"{server.url}/list_environments") == [name]
+        assert _post(f"{server.url}/{name}/num_tasks", {"split": "test"}) == (200, {"num_tasks": 8})
+        status, answer = _post(f"{server.url}/{name}/task_range", {"split": "test", "start": 0, "stop": 8})
+        assert [(t["env_id"], t["id"]) for t in answer["tasks"]] == [(r["env_id"], r["task_id"]) for r in rows]
+        with GenericEnvClient(base_url=server.url).sync() as client:
+            for index in (0, 1, 5):
+                result = client.reset(split="test", index=index)
+                assert result.observation["task_id"] == rows[index]["task_id"]
+                assert result.observation["text"] == rows[index]["first_observation"]
+    finally:
+        server.stop()
+
+
+def test_a_mixture_of_ids_with_training_splits_serves_train_rows_with_their_own_kwargs():
+    from agentgym_text.integrations.openenv_server import AgentGymEnvironment
+
+    mixture = ["AgentQuest/Mastermind-v0", "AgentQuest/Sudoku-v0"]
+    rows = tasks(mixture, "train", size=4)
+    env = AgentGymEnvironment(mixture, size=4)
+    assert env.list_splits() == ["test", "train"] and env.num_tasks("train") == 4
+    for index, row in enumerate(rows):
+        observation = env.reset(split="train", index=index)
+        assert env.env.spec.id == row["env_id"] and env.env.spec.kwargs == {**env.env.spec.kwargs, **row["env_kwargs"]}
+        assert observation.task_id == row["task_id"] and observation.text == row["first_observation"]
     env.close()

@@ -66,3 +66,20 @@ def test_max_turns_ends_the_episode_and_the_rewards_still_sum_to_the_progress_so
     progress = env.get_metrics()["progress_rate"]
     assert sum(out["reward"] for out in outputs) == pytest.approx(progress) and 0 < progress < 1
     env.close()
+
+
+def test_a_two_id_mixture_makes_each_rows_env_from_its_own_id():
+    mixture = {"AgentQuest/Mastermind-v0": 1, "AgentBench/DB-v0": 1}
+    rows = skyrl_rows(mixture, "test", size=4)
+    assert [row["env_class"] for row in rows] == [row["env_id"] for row in rows]
+    assert sorted(row["env_id"] for row in rows) == sorted(list(mixture) * 2)
+    for row in rows:
+        for env_class in (row["env_class"], GENERIC_ENV_CLASS):
+            env = skyrl_gym.make(env_class, env_config={}, extras=row)
+            conversation, info = env.init(row["prompt"])
+            assert env.env_id == row["env_id"] and info == {"task_id": row["task_id"], "env_id": row["env_id"]}
+            assert conversation == row["prompt"]
+            env.close()
+    other = next(row for row in rows if row["env_id"] != "AgentQuest/Mastermind-v0")
+    with pytest.raises(ValueError, match="reached the env class of AgentQuest/Mastermind-v0"):
+        skyrl_gym.make("AgentQuest/Mastermind-v0", env_config={}, extras=other)

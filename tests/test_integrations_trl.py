@@ -31,7 +31,7 @@ from trl import GRPOConfig, GRPOTrainer  # noqa: E402
 
 from agentgym_text.integrations import tool_call_from_action  # noqa: E402
 from agentgym_text.integrations.datasets import tasks  # noqa: E402
-from agentgym_text.integrations.trl import environment_factory  # noqa: E402
+from agentgym_text.integrations.trl import environment_factory, train_dataset  # noqa: E402
 
 SPECIAL = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 
@@ -109,6 +109,26 @@ def make_script(good_actions, bad_action, env, seed):
     return script
 
 
+def grpo_args(tmp_path, tool_calls: int) -> GRPOConfig:
+    """Two GRPO steps, each one prompt's four rollouts."""
+    return GRPOConfig(
+        output_dir=str(tmp_path),
+        per_device_train_batch_size=4,
+        num_generations=4,
+        max_steps=2,
+        logging_steps=1,
+        learning_rate=1e-4,
+        max_completion_length=4096,
+        max_tool_calling_iterations=tool_calls,
+        report_to="none",
+        save_strategy="no",
+        bf16=False,
+        fp16=False,
+        seed=0,
+        dataloader_num_workers=0,
+    )
+
+
 def expert_actions(env_id, task_id, seed, **env_kwargs):
     env = gym.make(env_id, **env_kwargs)
     env.reset(seed=seed, options={"task_id": task_id})
@@ -161,22 +181,7 @@ def test_two_grpo_steps_with_the_env_factory(tmp_path, env_id, env_kwargs, split
     ScriptedQwen3.script = staticmethod(make_script(good, bad_action, caller, seed=0))
 
     factory = environment_factory(env_id, **env_kwargs)
-    args = GRPOConfig(
-        output_dir=str(tmp_path),
-        per_device_train_batch_size=4,
-        num_generations=4,
-        max_steps=2,
-        logging_steps=1,
-        learning_rate=1e-4,
-        max_completion_length=4096,
-        max_tool_calling_iterations=len(good) + 1,
-        report_to="none",
-        save_strategy="no",
-        bf16=False,
-        fp16=False,
-        seed=0,
-        dataloader_num_workers=0,
-    )
+    args = grpo_args(tmp_path, tool_calls=len(good) + 1)
     trainer = GRPOTrainer(
         model=model, args=args, train_dataset=dataset, processing_class=tokenizer, environment_factory=factory
     )
@@ -248,3 +253,57 @@ def test_two_sft_steps_on_expert_demonstrations_of_three_families(tmp_path):
     losses = [entry["loss"] for entry in trainer.state.log_history if "loss" in entry]
     assert len(losses) == 2 and all(np.isfinite(losses))
     assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters()))
+
+
+MIXTURE = {"AgentQuest/Mastermind-v0": 1, "AgentQuest/Sudoku-v0": 1}
+BAD_ACTIONS = {"AgentQuest/Mastermind-v0": "guess 9876", "AgentQuest/Sudoku-v0": "put 0 at row 9 column 9"}
+TURNS = 4  # expert actions the script plays at most (Sudoku's episode is 43)
+
+
+def test_two_grpo_steps_on_a_two_id_mixture(tmp_path):
+    """``train_dataset`` and ``environment_factory`` of the same two ids: TRL routes each row to its id's env (its
+    ``environment`` column), each env resets to its own row's task with the row's training kwargs, and both ids'
+    rewards reach the trainer."""
+    dataset, common_kwargs = train_dataset(MIXTURE, "train", size=2)
+    assert sorted(dataset["environment"]) == sorted(MIXTURE) and dataset["environment"] == dataset["env_id"]
+    assert common_kwargs is None  # Mastermind's training rows carry num_tasks=, Sudoku's split=
+    rows = {row["env_id"]: row for row in dataset}
+    plans = {
+        env_id: expert_actions(env_id, row["task_id"], row["seed"], **json.loads(row["env_kwargs"]))[:TURNS]
+        for env_id, row in rows.items()
+    }
+    scripts = {env_id: make_script(plans[env_id], BAD_ACTIONS[env_id], None, seed=0) for env_id in MIXTURE}
+
+    def script(prompt_text):
+        (env_id,) = [env_id for env_id, row in rows.items() if row["system_prompt"] in prompt_text]
+        return scripts[env_id](prompt_text)
+
+    tokenizer = make_tokenizer()
+    torch.manual_seed(0)
+    model = ScriptedQwen3(tiny_qwen3_config(tokenizer))
+    ScriptedQwen3.tokenizer = tokenizer
+    ScriptedQwen3.script = staticmethod(script)
+    factories = environment_factory(MIXTURE)
+    assert sorted(factories) == sorted(MIXTURE)
+    trainer = GRPOTrainer(
+        model=model,
+        args=grpo_args(tmp_path, tool_calls=TURNS + 1),
+        train_dataset=dataset,
+        processing_class=tokenizer,
+        environment_factory=factories,
+    )
+    trainer.train()
+
+    history = [entry for entry in trainer.state.log_history if any("reward" in key for key in entry)]
+    assert len(history) == 2
+    for env_id, factory in factories.items():
+        instances = factory.env_class.instances
+        # TRL's probe, then one instance per rollout of the step whose prompt is this id's row
+        assert len(instances) == 4 and [instance.resets for instance in instances] == [1] * 4
+        assert {instance.info["task_id"] for instance in instances} == {rows[env_id]["task_id"]}
+        assert all(instance._env.spec.id == env_id for instance in instances)
+        assert any(action == plans[env_id][0] for instance in instances for action, _ in instance.trajectory)
+        logged = [entry.get(f"rewards/{factory.env_class.__name__}/mean") for entry in history]
+        # each step's prompt is one id's row: that id's reward is logged there, NaN on the other step
+        assert sum(np.isfinite(value) for value in logged if value is not None) == 1, logged
+        assert max(value for value in logged if value is not None and np.isfinite(value)) > 0.0

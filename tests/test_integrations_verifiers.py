@@ -18,6 +18,7 @@ pytest.importorskip("agentgym_vf", reason="needs integrations/agentgym-vf instal
 
 from agentgym_vf import AgentGymEnv, AgentGymTaskset  # noqa: E402
 
+from agentgym_text.integrations.chat import ChatEnv  # noqa: E402
 from agentgym_text.integrations.datasets import tasks  # noqa: E402
 from agentgym_text.testing.chat_server import ScriptedChatServer  # noqa: E402
 from tests.support.integrations_script import ENV_ID, chat_policy, run_eval_rows  # noqa: E402
@@ -77,6 +78,22 @@ def test_the_taskset_reads_its_settings():
     loaded = list(taskset.load())
     assert [task.data.task_id for task in loaded] == ["mastermind-002", "mastermind-003"]
     assert {json.dumps(task.data.env_kwargs) for task in loaded} == {json.dumps({"max_episode_steps": MAX_STEPS})}
+
+
+@pytest.mark.parametrize(
+    "env_ids", ["AgentQuest/Mastermind-v0=1,AgentBench/DB-v0=1", {"AgentQuest/Mastermind-v0": 1, "AgentBench/DB-v0": 1}]
+)
+def test_a_two_id_mixture_gives_tasks_whose_envs_reset_to_their_own_rows(env_ids):
+    loaded = list(vf.load_taskset(_config(env_id=env_ids, split="test", size=4, mix_seed=3).taskset).load())
+    rows = tasks({"AgentQuest/Mastermind-v0": 1, "AgentBench/DB-v0": 1}, "test", size=4, mix_seed=3)
+    assert [(task.data.env_id, task.data.task_id) for task in loaded] == [(r["env_id"], r["task_id"]) for r in rows]
+    assert {task.data.env_id for task in loaded} == {"AgentQuest/Mastermind-v0", "AgentBench/DB-v0"}
+    for task in loaded:  # what AgentGymEnv.run makes and resets for the task
+        chat = ChatEnv(task.data.env_id, **task.data.env_kwargs)
+        messages, info = chat.reset(seed=task.data.seed, options={"task_id": task.data.task_id})
+        assert info["task_id"] == task.data.task_id and messages[1]["content"] == task.data.prompt
+        assert messages[0]["content"] == task.data.system_prompt
+        chat.close()
 
 
 def _v1_eval_command() -> list[str]:

@@ -3,7 +3,8 @@ groups of rollouts on one task (``make_group``), task datasets (``datasets``), a
 API (``openenv_server``, extra ``openenv``), TRL's ``GRPOTrainer(environment_factory=...)`` (``trl``, extra
 ``trl``), Ray (``ray``: ``RayVectorEnv``, extra ``ray``), SkyRL's ``BaseTextEnv`` (``skyrl``, extra ``skyrl``) and
 an Inspect AI task (``inspect``, extra ``inspect``). The verifiers v1 taskset is a package of its own,
-``integrations/agentgym-vf`` in the repository.
+``integrations/agentgym-vf`` in the repository. Each takes one env id or a multi-task set of several ids with
+weights, mixed in one place (``mixture``, through ``datasets.tasks``).
 
 Only the light parts are imported here; the others import their frameworks when used (``inspect`` on import: it is
 an Inspect task file).

@@ -18,12 +18,26 @@ Splits:
 (['mastermind-000', 'mastermind-001'], ['system', 'user'])
 >>> tasks("AgentQuest/Mastermind-v0", "train", limit=1)[0]["task_id"]
 'mastermind-060'
+
+Multi-task sets: every function here takes one env id or several with weights (``mixture.EnvIds``: a mapping
+id -> weight, a list of ids, or ``"ID=W,ID=W"`` as the CLIs take it) and ``size``, the set's total rows
+(``DEFAULT_MIXTURE_SIZE`` unless told). Each id gets its share of ``size`` by its weight (largest-remainder
+rounding, ``Mixture.counts``): the first rows of its split, as ``tasks(env_id, split, limit=share)`` gives them.
+The rows are then interleaved by one seeded shuffle (``mix_seed``): the same arguments give the same rows in the
+same order in any process. Each row keeps its ``env_id``, and everything that plays a row makes its env from it.
+An id whose split has fewer rows than its share is an error (``ValueError`` naming the id, its rows and its share,
+and the largest ``size`` its rows allow): a mixture never silently drifts from the weights it was given.
+
+>>> rows = tasks({"AgentQuest/Mastermind-v0": 3, "AgentQuest/Sudoku-v0": 1}, "test", size=8)
+>>> sorted(row["env_id"] for row in rows).count("AgentQuest/Mastermind-v0"), len(rows)
+(6, 8)
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,6 +45,7 @@ import gymnasium as gym
 
 from agentgym_text.core.family import TrainSplit
 from agentgym_text.core.registry import get_entry, list_envs
+from agentgym_text.integrations.mixture import EnvIds, parse_mixture
 
 __all__ = [
     "tasks",
@@ -41,11 +56,14 @@ __all__ = [
     "train_splits",
     "to_hf_dataset",
     "SPLITS",
+    "DEFAULT_MIXTURE_SIZE",
     "make_env",
 ]
 
 SPLITS = ("test", "train")
 DEFAULT_TRAIN_SIZE = 200
+DEFAULT_MIXTURE_SIZE = 200
+"""Rows of a multi-task set when ``size`` is not given."""
 
 
 def make_env(env_id: str, env_kwargs: dict[str, Any] | None = None) -> gym.Env:
@@ -121,15 +139,53 @@ def _played_as(env_id: str, instance_kwargs: dict[str, Any], env_kwargs: dict[st
     return {**instance_kwargs, **extra}
 
 
-def count_tasks(env_id: str, split: str = "test", *, env_kwargs: dict[str, Any] | None = None) -> int:
-    """How many rows ``tasks(env_id, split, env_kwargs=...)`` has, without resetting any of them."""
-    return len(_instances(env_id, split, None, env_kwargs))
+def _plan(
+    envs: EnvIds, split: str, size: int | None, mix_seed: int, env_kwargs: dict[str, Any] | None, *, needed: int | None
+) -> list[tuple[str, dict[str, Any], str, int]]:
+    """``(env_id, env_kwargs, task_id, seed)`` of every row, in the set's order. ``needed``: for one id without
+    ``size``, how many of its first rows are read (its train split is built only that far)."""
+    mixture = parse_mixture(envs)
+    if mixture.single and size is None:
+        (env_id,) = mixture.env_ids
+        return [(env_id, *instance) for instance in _instances(env_id, split, needed, env_kwargs)]
+    total = DEFAULT_MIXTURE_SIZE if size is None else size
+    counts = mixture.counts(total)
+    groups, short = [], []
+    for env_id, count in counts.items():
+        found = _instances(env_id, split, count, env_kwargs)[:count] if count else []
+        if len(found) < count:
+            short.append((env_id, len(found), count))
+        groups.append([(env_id, *instance) for instance in found])
+    if short:
+        weights = dict(mixture.weights)
+        whole = sum(weights.values())
+        fits = min(math.floor(have * whole / weights[env_id]) for env_id, have, _ in short)
+        lacking = "; ".join(f"{env_id} has {have} {split} rows, its share is {count}" for env_id, have, count in short)
+        raise ValueError(
+            f"{lacking} (size={total}, weights {mixture.spec()}): lower size= to {fits} or less, or the weight of "
+            + ", ".join(env_id for env_id, _, _ in short)
+        )
+    return mixture.interleave(groups, mix_seed)
+
+
+def count_tasks(
+    envs: EnvIds,
+    split: str = "test",
+    *,
+    size: int | None = None,
+    mix_seed: int = 0,
+    env_kwargs: dict[str, Any] | None = None,
+) -> int:
+    """How many rows ``tasks(envs, split, size=..., env_kwargs=...)`` has, without resetting any of them."""
+    return len(_plan(envs, split, size, mix_seed, env_kwargs, needed=None))
 
 
 def iter_tasks(
-    env_id: str,
+    envs: EnvIds,
     split: str = "test",
     *,
+    size: int | None = None,
+    mix_seed: int = 0,
     limit: int | None = None,
     offset: int = 0,
     tools: bool = False,
@@ -138,19 +194,18 @@ def iter_tasks(
     """Rows one by one (each reset once, to read the goal and first observation); see ``tasks``."""
     from agentgym_text.integrations.chat import ChatEnv
 
-    size = None if limit is None else offset + limit
-    chosen = _instances(env_id, split, size, env_kwargs)[offset : None if limit is None else offset + limit]
-    envs: dict[str, ChatEnv] = {}
+    stop = None if limit is None else offset + limit
+    chosen = _plan(envs, split, size, mix_seed, env_kwargs, needed=stop)[offset:stop]
+    chats: dict[str, ChatEnv] = {}
     try:
-        for env_kwargs, task_id, seed in chosen:
-            key = json.dumps(env_kwargs, sort_keys=True)
-            if key not in envs:
-                envs[key] = ChatEnv(env_id, tools=tools, **env_kwargs)
-            chat = envs[key]
-            messages, info = chat.reset(seed=seed, options={"task_id": task_id})
+        for env_id, kwargs, task_id, seed in chosen:
+            key = json.dumps([env_id, kwargs], sort_keys=True)
+            if key not in chats:
+                chats[key] = ChatEnv(env_id, tools=tools, **kwargs)
+            messages, info = chats[key].reset(seed=seed, options={"task_id": task_id})
             yield {
                 "env_id": env_id,
-                "env_kwargs": dict(env_kwargs),
+                "env_kwargs": dict(kwargs),
                 "split": split,
                 "task_id": info["task_id"],
                 "seed": seed,
@@ -162,30 +217,51 @@ def iter_tasks(
                 "prompt": messages,
             }
     finally:
-        for chat in envs.values():
+        for chat in chats.values():
             chat.close()
 
 
 def tasks(
-    env_id: str,
+    envs: EnvIds,
     split: str = "test",
     *,
+    size: int | None = None,
+    mix_seed: int = 0,
     limit: int | None = None,
     offset: int = 0,
     tools: bool = False,
     env_kwargs: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """The rows of ``env_id``'s ``split``: env id and kwargs, task id, reset seed, goal, system prompt, first
-    observation and the two as ``prompt`` messages. ``limit`` caps the count (the train split builds 200 unless
-    told, or its declared size where smaller); ``tools=True`` words the system prompt for tool calls. On the test
-    split ``env_kwargs`` make the env (e.g. an original's task file, ``task_file=`` or ``agentboard_data=``): the
-    rows are its tasks and carry the kwargs, so a training file of an original becomes rows too. On the train split
-    they change how the training tasks are played (``text_format=``, ``max_episode_steps=``), not which."""
-    return list(iter_tasks(env_id, split, limit=limit, offset=offset, tools=tools, env_kwargs=env_kwargs))
+    """The rows of ``envs``' ``split``: env id and kwargs, task id, reset seed, goal, system prompt, first
+    observation and the two as ``prompt`` messages.
+
+    ``envs`` is one env id or several with weights (the module docstring). ``size`` is the set's total (one id:
+    its first ``size`` rows; default every test task, or 200 training tasks; several ids:
+    ``DEFAULT_MIXTURE_SIZE``), ``mix_seed`` orders a mixture, and ``offset``/``limit`` take a window of the set.
+    ``tools=True`` words the system prompt for tool calls. On the test split ``env_kwargs`` make every id's env
+    (e.g. an original's task file, ``task_file=`` or ``agentboard_data=``): the rows are its tasks and carry the
+    kwargs, so a training file of an original becomes rows too. On the train split they change how the training
+    tasks are played (``text_format=``, ``max_episode_steps=``), not which (the train split builds 200 unless told,
+    or its declared size where smaller)."""
+    return list(
+        iter_tasks(
+            envs,
+            split,
+            size=size,
+            mix_seed=mix_seed,
+            limit=limit,
+            offset=offset,
+            tools=tools,
+            env_kwargs=env_kwargs,
+        )
+    )
 
 
-def to_hf_dataset(rows: list[dict[str, Any]]):
-    """A Hugging Face ``datasets.Dataset`` of the rows (``env_kwargs`` as a JSON string; needs ``datasets``)."""
+def to_hf_dataset(rows: list[dict[str, Any]] | EnvIds, split: str = "test", **kwargs: Any):
+    """A Hugging Face ``datasets.Dataset`` of ``rows`` (from ``tasks``), or of ``tasks(rows, split, **kwargs)``
+    when given env ids; ``env_kwargs`` as a JSON string (needs ``datasets``)."""
     from datasets import Dataset
 
+    if not (isinstance(rows, list) and all(isinstance(row, dict) for row in rows)):
+        rows = tasks(rows, split, **kwargs)
     return Dataset.from_list([{**row, "env_kwargs": json.dumps(row["env_kwargs"], sort_keys=True)} for row in rows])

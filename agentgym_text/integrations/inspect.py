@@ -9,9 +9,11 @@
 (``agentgym_text/agentgym`` is this module's ``agentgym`` task, registered through the package's ``inspect_ai``
 entry point; from Python, ``inspect_ai.eval(agentgym(env_id=...), model=...)``.)
 
-- ``agentgym(env_id, split="test", limit=None, offset=0, tools=False, max_steps=None, env_kwargs=None)``: one
-  ``Sample`` per row of ``agentgym_text.integrations.datasets.tasks(env_id, split)`` (id = the task id; input = the
-  first observation; metadata = how to make and reset the env).
+- ``agentgym(env_id, split="test", limit=None, offset=0, tools=False, max_steps=None, env_kwargs=None, size=None,
+  mix_seed=0)``: one ``Sample`` per row of ``agentgym_text.integrations.datasets.tasks(env_id, split)`` (id = the
+  task id; input = the first observation; metadata = how to make and reset the env). ``env_id`` may be several ids
+  with weights, a multi-task set (``-T env_id=AgentQuest/Mastermind-v0=1,AgentQuest/Sudoku-v0=1 -T size=20``;
+  ``datasets.tasks`` mixes them): each sample's env is its row's id, and its id is ``<env id>/<task id>``.
 - ``play_env(tools=False)``: the solver. It resets the sample's env (``ChatEnv``: the family's system prompt and the
   first observation become the messages), then asks the model for a turn and plays its reply until the env ends
   the episode (goal, failure or the step budget) or Inspect's own limits stop the sample. With ``tools=True`` the
@@ -39,6 +41,7 @@ from inspect_ai.tool import ToolDef, ToolParams
 from agentgym_text.core.info import FinishReason
 from agentgym_text.integrations.chat import ChatEnv
 from agentgym_text.integrations.datasets import tasks
+from agentgym_text.integrations.mixture import EnvIds, parse_mixture
 
 __all__ = ["agentgym", "play_env", "env_score", "samples", "STORE_KEY"]
 
@@ -47,20 +50,25 @@ STORE_KEY = "agentgym"
 
 
 def samples(
-    env_id: str,
+    env_id: EnvIds,
     split: str = "test",
     *,
     limit: int | None = None,
     offset: int = 0,
     tools: bool = False,
     env_kwargs: dict[str, Any] | None = None,
+    size: int | None = None,
+    mix_seed: int = 0,
 ) -> list[Sample]:
-    """One Inspect ``Sample`` per ``datasets.tasks`` row."""
-    rows = tasks(env_id, split, limit=limit, offset=offset, tools=tools, env_kwargs=env_kwargs)
+    """One Inspect ``Sample`` per ``datasets.tasks`` row (one id, or several with weights)."""
+    single = parse_mixture(env_id).single
+    rows = tasks(
+        env_id, split, size=size, mix_seed=mix_seed, limit=limit, offset=offset, tools=tools, env_kwargs=env_kwargs
+    )
     return [
         Sample(
             input=row["first_observation"],
-            id=row["task_id"],
+            id=row["task_id"] if single else f"{row['env_id']}/{row['task_id']}",  # task ids may repeat across ids
             metadata={
                 key: row[key] for key in ("env_id", "env_kwargs", "split", "task_id", "seed", "goal", "difficulty")
             },
@@ -71,27 +79,41 @@ def samples(
 
 @task
 def agentgym(
-    env_id: str = "AgentQuest/Mastermind-v0",
+    env_id: EnvIds = "AgentQuest/Mastermind-v0",
     split: str = "test",
     limit: int | None = None,
     offset: int = 0,
     tools: bool = False,
     max_steps: int | None = None,
     env_kwargs: dict[str, Any] | str | None = None,
+    size: int | None = None,
+    mix_seed: int = 0,
 ) -> Task:
     """``env_id``'s ``split`` played to each episode's end and scored by progress, success and grounding.
+    ``env_id`` is one id or several with weights (``"ID=W,ID=W"``, a mapping or a list), ``size`` the set's rows
+    and ``mix_seed`` its order (``datasets.tasks``).
     ``max_steps`` sets the step budget (``gym.make``'s ``max_episode_steps``; default the task's own);
     ``env_kwargs`` are further ``gym.make`` kwargs (a dict, or JSON from the command line). Both apply to the test
     split (``datasets.tasks`` refuses kwargs for a train split, whose rows carry their own)."""
     kwargs = json.loads(env_kwargs) if isinstance(env_kwargs, str) else dict(env_kwargs or {})
     if max_steps is not None:
         kwargs["max_episode_steps"] = int(max_steps)
+    mixture = parse_mixture(env_id)
     return Task(
-        dataset=samples(env_id, split, limit=limit, offset=offset, tools=tools, env_kwargs=kwargs),
+        dataset=samples(
+            env_id,
+            split,
+            limit=limit,
+            offset=offset,
+            tools=tools,
+            env_kwargs=kwargs,
+            size=size,
+            mix_seed=mix_seed,
+        ),
         solver=play_env(tools=tools),
         scorer=env_score(),
-        name=f"agentgym-{env_id.replace('/', '-')}",
-        metadata={"env_id": env_id, "split": split},
+        name=f"agentgym-{mixture.name}",
+        metadata={"env_id": mixture.spec(), "split": split},
     )
 
 

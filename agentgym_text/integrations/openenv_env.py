@@ -11,6 +11,7 @@ import gymnasium as gym
 
 import agentgym_text
 from agentgym_text.integrations.extras import extra_needed
+from agentgym_text.integrations.mixture import EnvIds, parse_mixture
 from agentgym_text.integrations.openenv_tasks import (
     INFO_FIELDS,
     engine_guard,
@@ -60,32 +61,41 @@ class TextEnvState(State):
 
 class AgentGymEnvironment(Environment[TextAction, TextObservation, TextEnvState]):
     """One session's env: ``gym.make(env_id, **env_kwargs)`` behind OpenEnv's ``Environment``, made on first
-    use (the task API runs on instances that never reset)."""
+    use (the task API runs on instances that never reset). ``envs`` may be several ids with weights (a multi-task
+    set; ``size`` and ``mix_seed`` as ``datasets.tasks`` takes them): a reset by split and index makes the row's
+    own id's env; a reset without them plays ``env_id=`` (one of the set's ids; default the first)."""
 
     SUPPORTS_CONCURRENT_SESSIONS = True  # each session has its own env instance and engine
 
-    def __init__(self, env_id: str, **env_kwargs: Any):
+    def __init__(self, envs: EnvIds, *, size: int | None = None, mix_seed: int = 0, **env_kwargs: Any):
         super().__init__()
-        self.env_id = env_id
+        self.mixture = parse_mixture(envs)
+        self.envs = self.mixture.spec()
+        self.size, self.mix_seed = size, mix_seed
+        self.env_id = self.mixture.env_ids[0]
+        """The id the session's env plays now."""
         self.env_kwargs = env_kwargs
-        self._guard = engine_guard(env_id)
+        self._guard = engine_guard(self.env_id)
         self._env: Any = None
         self._env_made_with: dict[str, Any] = env_kwargs
-        self._state = TextEnvState(env_id=env_id)
+        self._state = TextEnvState(env_id=self.env_id)
         self._closed = False
 
     @property
     def env(self) -> Any:
         if self._env is None:
-            self._make(self.env_kwargs)
+            self._make(self.env_id, self.env_kwargs)
         return self._env
 
-    def _make(self, kwargs: dict[str, Any]) -> None:
+    def _make(self, env_id: str, kwargs: dict[str, Any]) -> None:
         with self._guard:
             if self._env is not None:
                 self._env.close()
-            self._env = gym.make(self.env_id, **kwargs)
-        self._env_made_with = kwargs
+                self._env = None
+        self._guard = engine_guard(env_id)
+        with self._guard:
+            self._env = gym.make(env_id, **kwargs)
+        self.env_id, self._env_made_with = env_id, kwargs
 
     def _observation(self, text: str, info: dict, reward: float | None, terminated: bool, truncated: bool):
         fields = {name: info[name] for name in INFO_FIELDS}
@@ -102,14 +112,19 @@ class AgentGymEnvironment(Environment[TextAction, TextObservation, TextEnvState]
         task_index: int | None = None,
         split: str | None = None,
         index: int | None = None,
+        env_id: str | None = None,
         **kwargs: Any,
     ) -> TextObservation:
         if split is not None or index is not None:
-            row = task_row(self.env_id, self.env_kwargs, split or "test", 0 if index is None else index)
+            row = self._row(split or "test", 0 if index is None else index)
             task_id, task_index = row["task_id"], None
             seed = row["seed"] if seed is None else seed
-            if row["env_kwargs"] != self._env_made_with:
-                self._make(row["env_kwargs"])
+            if (row["env_id"], row["env_kwargs"]) != (self.env_id, self._env_made_with):
+                self._make(row["env_id"], row["env_kwargs"])
+        elif env_id is not None and env_id != self.env_id:
+            if env_id not in self.mixture.env_ids:
+                raise ValueError(f"{env_id} is not served here; the ids: {', '.join(self.mixture.env_ids)}")
+            self._make(env_id, self.env_kwargs)
         options = {key: value for key, value in (("task_id", task_id), ("task_index", task_index)) if value is not None}
         env = self.env
         with self._guard:
@@ -133,18 +148,21 @@ class AgentGymEnvironment(Environment[TextAction, TextObservation, TextEnvState]
         return self._state
 
     # OpenEnv's task API (a structural protocol: these methods are found by name).
+    def _row(self, split: str, index: int) -> dict[str, Any]:
+        return task_row(self.envs, self.env_kwargs, split, index, size=self.size, mix_seed=self.mix_seed)
+
     def list_splits(self) -> list[str]:
-        return list(task_splits(self.env_id, self.env_kwargs))
+        return list(task_splits(self.envs, self.env_kwargs))
 
     def num_tasks(self, split: str) -> int:
-        return task_count(self.env_id, self.env_kwargs, split)
+        return task_count(self.envs, self.env_kwargs, split, size=self.size, mix_seed=self.mix_seed)
 
     def get_task(self, split: str, index: int) -> dict[str, Any]:
-        return task_spec(self.env_id, self.env_kwargs, split, index)
+        return task_spec(self.envs, self.env_kwargs, split, index, size=self.size, mix_seed=self.mix_seed)
 
     def get_task_range(self, split: str, start: int | None = None, stop: int | None = None) -> list[dict]:
-        indices = range(task_count(self.env_id, self.env_kwargs, split))[start:stop]
-        return [task_spec(self.env_id, self.env_kwargs, split, index) for index in indices]
+        indices = range(self.num_tasks(split))[start:stop]
+        return [self.get_task(split, index) for index in indices]
 
     def list_tasks(self, split: str) -> list[dict[str, Any]]:
         return self.get_task_range(split)
@@ -165,12 +183,12 @@ class AgentGymEnvironment(Environment[TextAction, TextObservation, TextEnvState]
         return [(help_action, {"message": help_action})] if help_action else []
 
     def get_metadata(self) -> EnvironmentMetadata:
-        entry = next((e for e in agentgym_text.list_envs() if e.env_id == self.env_id), None)
-        return EnvironmentMetadata(
-            name=self.env_id,
-            description=entry.description if entry else self.env_id,
-            version=agentgym_text.__version__,
-        )
+        if not self.mixture.single:
+            description = f"a multi-task set of {', '.join(self.mixture.env_ids)} (weights {self.envs})"
+        else:
+            entry = next((e for e in agentgym_text.list_envs() if e.env_id == self.env_id), None)
+            description = entry.description if entry else self.env_id
+        return EnvironmentMetadata(name=self.envs, description=description, version=agentgym_text.__version__)
 
     def close(self) -> None:
         if not self._closed:

@@ -1,6 +1,7 @@
 """An OpenEnv server for any env id, on OpenEnv's own server (extra ``openenv``: ``openenv`` 0.10).
 
-``agentgym-text serve --env AgentQuest/Mastermind-v0 --port 8000 --max-sessions 16`` serves one env id; each
+``agentgym-text serve --env AgentQuest/Mastermind-v0 --port 8000 --max-sessions 16`` serves one env id (or a
+multi-task set: ``--env AgentQuest/Mastermind-v0=3,AgentQuest/Sudoku-v0=1 --size 400``, below); each
 WebSocket client (OpenEnv's ``EnvClient``/``GenericEnvClient``) gets its own env instance, up to
 ``--max-sessions``. The action is ``{"message": "<text action>"}`` (as in OpenEnv's TextArena env). ``reset``
 accepts ``seed``, ``task_id``, ``task_index``, or ``split`` and ``index`` (OpenEnv's task API: row ``index`` of
@@ -15,6 +16,11 @@ The task API (``/{name}/splits``, ``/num_tasks``, ``/task``, ``/task_range``, ``
 ``/list_environments`` says it); ``/metadata`` names the id itself. The calls are side-effect free and make no
 engine (OpenEnv calls them on a fresh instance; the env is made on the first ``reset``). ``/web`` (with
 ``ENABLE_WEB_INTERFACE=true``) draws the observation and offers the help action as a button.
+
+A multi-task set (several ids with weights, ``datasets.tasks``'s mixing with ``size`` and ``mix_seed``) is served
+under the ids joined by "+" (``AgentQuest-Mastermind-v0+AgentQuest-Sudoku-v0``): the task API serves the mixed rows
+(each with its ``env_id``; "train" when every id has a training split), ``reset(split=..., index=...)`` makes the
+row's own id's env, and a reset without them plays ``env_id=`` (default the first id); ``/metadata`` names the set.
 
 Sessions run in the server's threads; the sessions of an id whose family is not declared ``thread_safe`` take turns
 (one lock around their env calls), so such a family is served correctly, one call at a time.
@@ -38,6 +44,7 @@ import inspect
 import logging
 from typing import Any
 
+from agentgym_text.integrations.mixture import EnvIds
 from agentgym_text.integrations.openenv_tasks import INFO_FIELDS, env_name, task_row, task_splits
 
 __all__ = [  # noqa: F822  (the first four come from openenv_env on first use: see __getattr__)
@@ -64,25 +71,35 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def make_app(env_id: str, *, max_sessions: int = 8, idle_timeout: float | None = None, **env_kwargs: Any):
-    """The FastAPI app serving ``env_id`` (OpenEnv's ``create_fastapi_app``) under the name ``env_name(env_id)``.
+def make_app(
+    envs: EnvIds,
+    *,
+    max_sessions: int = 8,
+    idle_timeout: float | None = None,
+    size: int | None = None,
+    mix_seed: int = 0,
+    **env_kwargs: Any,
+):
+    """The FastAPI app serving ``envs`` (one env id, or several with weights; OpenEnv's ``create_fastapi_app``)
+    under the name ``env_name(envs)``.
 
-    One env is made (and closed) first: it checks the id and kwargs before any client connects, and fills the
-    family's task caches once, instead of in every concurrent session's thread at the same time.
+    One env per id is made (and closed) first: it checks the ids and kwargs before any client connects, and fills
+    the families' task caches once, instead of in every concurrent session's thread at the same time.
     """
     from openenv.core.env_server.http_server import create_fastapi_app
     from openenv.core.env_server.types import ConcurrencyConfig
 
     from agentgym_text.integrations.openenv_env import AgentGymEnvironment, TextAction, TextEnvState, TextObservation
 
-    factory = functools.partial(AgentGymEnvironment, env_id, **env_kwargs)
+    factory = functools.partial(AgentGymEnvironment, envs, size=size, mix_seed=mix_seed, **env_kwargs)
     first = factory()
-    first.env  # noqa: B018  (made now: a bad id or kwarg fails here)
+    for env_id in first.mixture.env_ids:
+        first.reset(env_id=env_id)  # made now: a bad id or kwarg fails here
     first.close()
     config = ConcurrencyConfig(max_concurrent_envs=max_sessions, session_timeout=idle_timeout)
     extra: dict[str, Any] = {"concurrency_config": config}
     if "env_name" in inspect.signature(create_fastapi_app).parameters:  # OpenEnv >= 0.4; openenv-core 0.3 lacks it
-        extra.update(env_name=env_name(env_id), state_cls=TextEnvState)
+        extra.update(env_name=env_name(envs), state_cls=TextEnvState)
     return create_fastapi_app(factory, TextAction, TextObservation, **extra)
 
 
@@ -96,17 +113,21 @@ class _DropClientGone(logging.Filter):
 
 
 def serve(
-    env_id: str,
+    envs: EnvIds,
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
     max_sessions: int = 8,
     idle_timeout: float | None = None,
+    size: int | None = None,
+    mix_seed: int = 0,
     **env_kwargs: Any,
 ) -> None:
     """Run the server until interrupted (uvicorn)."""
     import uvicorn
 
-    app = make_app(env_id, max_sessions=max_sessions, idle_timeout=idle_timeout, **env_kwargs)
+    app = make_app(
+        envs, max_sessions=max_sessions, idle_timeout=idle_timeout, size=size, mix_seed=mix_seed, **env_kwargs
+    )
     logging.getLogger("uvicorn.error").addFilter(_DropClientGone())
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)

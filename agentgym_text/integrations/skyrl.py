@@ -3,7 +3,10 @@
 SkyRL's generator makes an env per dataset row, ``skyrl_gym.make(row["env_class"], env_config=..., extras=row)``,
 then calls ``init(row["prompt"])`` and ``step(model_text)`` until ``done``. ``register_envs()`` (call it once, before
 SkyRL makes envs) registers each id of the suite as an ``env_class`` (and ``"agentgym"``, which reads the id from the
-row); ``skyrl_rows(env_id, split)`` are ``datasets.tasks`` rows with the two columns SkyRL reads.
+row); ``skyrl_rows(env_id, split)`` are ``datasets.tasks`` rows with the two columns SkyRL reads. A multi-task set
+is the same call with several ids and weights (``skyrl_rows({"AgentQuest/Mastermind-v0": 3, "AgentQuest/Sudoku-v0":
+1}, "train", size=1000)``, as ``datasets.tasks`` mixes them): each row's ``env_class`` is its own id, so SkyRL makes
+each row's env from that row's id.
 
 - ``init`` resets the env to the row's ``task_id`` and ``seed`` and returns the prompt ending with the first
   observation (the row's prompt already does: it is returned as given);
@@ -19,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentgym_text.integrations.datasets import tasks
+from agentgym_text.integrations.mixture import EnvIds
 
 __all__ = ["AgentGymTextEnv", "register_envs", "skyrl_rows", "GENERIC_ENV_CLASS"]  # noqa: F822  (see __getattr__)
 
@@ -50,7 +54,8 @@ def register_envs() -> list[str]:
     return ids
 
 
-def skyrl_rows(env_id: str, split: str = "test", *, limit: int | None = None, **kwargs: Any) -> list[dict[str, Any]]:
-    """``datasets.tasks`` rows with SkyRL's columns: ``env_class`` (the id) and ``prompt`` (system prompt and first
-    observation, as the rows have it). Write them to parquet for SkyRL's dataset (``env_kwargs`` as a dict)."""
-    return [{**row, "env_class": env_id} for row in tasks(env_id, split, limit=limit, **kwargs)]
+def skyrl_rows(envs: EnvIds, split: str = "test", *, limit: int | None = None, **kwargs: Any) -> list[dict[str, Any]]:
+    """``datasets.tasks(envs, split, ...)`` rows (one id, or several with weights and ``size=``) with SkyRL's
+    columns: ``env_class`` (the row's id) and ``prompt`` (system prompt and first observation, as the rows have it).
+    Write them to parquet for SkyRL's dataset (``env_kwargs`` as a dict)."""
+    return [{**row, "env_class": row["env_id"]} for row in tasks(envs, split, limit=limit, **kwargs)]

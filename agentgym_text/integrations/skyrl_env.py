@@ -17,8 +17,9 @@ _METADATA_KEYS = ("task_id", "progress_rate", "progress_now", "valid", "invalid_
 
 
 class AgentGymTextEnv(BaseTextEnv):
-    """One row's episode. ``extras`` is the row (``env_id`` unless registered under the id, ``env_kwargs``,
-    ``task_id``, ``seed``, optional ``max_turns``); ``env_config`` is SkyRL's per-class config (unused)."""
+    """One row's episode. ``extras`` is the row (``env_id``, which must be the id the class is registered under if
+    any, ``env_kwargs``, ``task_id``, ``seed``, optional ``max_turns``); ``env_config`` is SkyRL's per-class config
+    (unused)."""
 
     def __init__(self, env_config: Any = None, extras: dict[str, Any] | None = None, env_id: str | None = None):
         super().__init__()
@@ -27,6 +28,11 @@ class AgentGymTextEnv(BaseTextEnv):
         if not self.env_id:
             raise ValueError(
                 "an env_class registered without an env id needs the row's 'env_id' (e.g. from skyrl_rows)"
+            )
+        if extras.get("env_id") not in (None, self.env_id):
+            raise ValueError(
+                f"a row of {extras['env_id']} reached the env class of {self.env_id}: its env_class "
+                "must be its env_id (skyrl_rows writes it so)"
             )
         self.task_id = extras.get("task_id")
         self.seed = extras.get("seed", 0)

@@ -1,11 +1,17 @@
 """TRL's ``GRPOTrainer(environment_factory=...)``: an env object whose public methods are the env's actions.
 
 ``environment_factory(env_id, ...)`` returns a zero-argument callable that TRL calls once per concurrent rollout
-(it pools and reuses the instances, calling ``reset`` before each rollout). Each instance:
+(it pools and reuses the instances, calling ``reset`` before each rollout). Given several ids with weights (a
+multi-task set: a mapping id -> weight, a list of ids or ``"ID=W,ID=W"``), it returns TRL's multi-environment form,
+``{env_id: factory}``: each row's ``environment`` column (``train_dataset`` writes it: the row's ``env_id``) picks
+the env, so each rollout gets its own id's env and only that id's tools. The weights shape the dataset
+(``train_dataset(mixture, size=...)``, through ``datasets.tasks``), not the factory. Each instance:
 
 - ``reset(**row)`` resets to the row's ``task_id`` and ``seed`` (columns of ``agentgym_text.integrations.datasets`` rows, or of
   ``train_dataset``) and returns the first observation, which TRL appends to the prompt's last user message
-  (nothing when the prompt already ends with it);
+  (nothing when the prompt already ends with it). The row's ``env_kwargs`` (a dict, or the JSON string
+  ``to_hf_dataset`` writes) go over the factory's: a training row's own kwargs (``num_tasks=``) make its env. A row
+  of another id than the instance's is refused (``ValueError``);
 - exposes the env's actions as tools: ``act(command)`` for text envs; for envs with function tools (the tool envs
   ``AgentBoard/ToolQuery-v0``, ``AgentBoard/ToolOperation-v0``) the functions every task of the env offers
   (``TextEnv.tool_functions(every_task=True)``: pass ``tool=`` to train on one toolkit; without it, the functions
@@ -37,6 +43,7 @@ import gymnasium as gym
 from agentgym_text.core.function_tools import FunctionTool
 from agentgym_text.core.info import TOOL_HELP_ACTION
 from agentgym_text.core.text_env import TextEnv
+from agentgym_text.integrations.mixture import EnvIds, parse_mixture
 
 __all__ = ["environment_factory", "AgentGymToolEnv", "progress_reward", "success_reward", "train_dataset", "REWARDS"]
 
@@ -51,6 +58,7 @@ class AgentGymToolEnv:
 
     env_id: str = ""
     env_kwargs: dict[str, Any] = {}
+    """The factory's ``gym.make`` kwargs; a row's ``env_kwargs`` go over them."""
     reward_kind: str = "progress"
     instances: list[AgentGymToolEnv] = []
     """Every instance the factory made (TRL makes one per concurrent rollout)."""
@@ -59,6 +67,7 @@ class AgentGymToolEnv:
         import agentgym_text  # noqa: F401  (registers the ids)
 
         self._env = gym.make(self.env_id, **self.env_kwargs)
+        self._made_with = dict(self.env_kwargs)
         self._info: dict[str, Any] = {}
         self._over = True
         self.calls = 0
@@ -67,7 +76,25 @@ class AgentGymToolEnv:
         self.trajectory: list[tuple[str, str]] = []
         type(self).instances.append(self)
 
-    def reset(self, task_id: str | None = None, seed: int | None = None, prompt: Any = None, **row: Any) -> str | None:
+    def reset(
+        self,
+        task_id: str | None = None,
+        seed: int | None = None,
+        prompt: Any = None,
+        env_id: str | None = None,
+        env_kwargs: dict[str, Any] | str | None = None,
+        **row: Any,
+    ) -> str | None:
+        if env_id is not None and env_id != self.env_id:
+            raise ValueError(
+                f"a row of {env_id} reached the env of {self.env_id}: for a multi-task set pass the same ids to "
+                "environment_factory (TRL then routes each row by its 'environment' column)"
+            )
+        kwargs = {**self.env_kwargs, **(json.loads(env_kwargs) if isinstance(env_kwargs, str) else env_kwargs or {})}
+        if kwargs != self._made_with:
+            self._env.close()
+            self._env = gym.make(self.env_id, **kwargs)
+            self._made_with = kwargs
         options = {"task_id": task_id} if task_id else None
         observation, info = self._env.reset(seed=None if seed is None else int(seed), options=options)
         self._info, self._over, self.calls, self.trajectory = info, False, 0, []
@@ -165,18 +192,29 @@ def _tool_methods(env_id: str, env_kwargs: dict[str, Any]) -> dict[str, Callable
         probe.close()
 
 
-def environment_factory(env_id: str, *, reward: str = "progress", **env_kwargs: Any) -> Callable[[], AgentGymToolEnv]:
-    """A factory for ``GRPOTrainer(environment_factory=...)``: each call makes one env for one rollout.
+def environment_factory(
+    envs: EnvIds, *, reward: str = "progress", **env_kwargs: Any
+) -> Callable[[], AgentGymToolEnv] | dict[str, Callable[[], AgentGymToolEnv]]:
+    """A factory for ``GRPOTrainer(environment_factory=...)``: each call makes one env for one rollout. Several ids
+    (a multi-task set) give ``{env_id: factory}``, TRL's multi-environment form (the module docstring).
 
-    ``env_kwargs`` go to ``gym.make`` (e.g. ``tool="weather"``, or a training split's ``num_tasks=``/``level=``).
-    The class it makes is reachable as ``factory.env_class``; ``factory.env_class.instances`` lists every instance.
+    ``env_kwargs`` go to ``gym.make`` of every id (e.g. ``tool="weather"``, ``max_episode_steps=``); a row's own
+    kwargs go over them at ``reset``. The class a factory makes is reachable as ``factory.env_class``;
+    ``factory.env_class.instances`` lists every instance.
     """
     import agentgym_text  # noqa: F401
 
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {REWARDS}")
+    mixture = parse_mixture(envs)
+    factories = {env_id: _factory(env_id, reward, env_kwargs) for env_id in mixture.env_ids}
+    return factories[mixture.env_ids[0]] if mixture.single else factories
+
+
+def _factory(env_id: str, reward: str, env_kwargs: dict[str, Any]) -> Callable[[], AgentGymToolEnv]:
     methods = _tool_methods(env_id, env_kwargs)
-    class_name = "".join(ch for ch in env_id.split("/")[-1].split("-v")[0] if ch.isalnum()) + "ToolEnv"
+    # the namespace too: TRL logs each env class's reward under the class's name, and ids share names across papers
+    class_name = "".join(ch for ch in env_id.split("-v")[0] if ch.isalnum()) + "ToolEnv"
     env_class = type(
         class_name,
         (AgentGymToolEnv,),
@@ -207,13 +245,15 @@ def success_reward(environments: list[AgentGymToolEnv] | None = None, **kwargs: 
     return [float(bool(env.info.get("success", False))) for env in environments or []]
 
 
-def train_dataset(env_id: str, split: str = "train", *, limit: int | None = None, **kwargs: Any):
+def train_dataset(envs: EnvIds, split: str = "train", *, limit: int | None = None, **kwargs: Any):
     """A ``datasets.Dataset`` of task rows for the trainer (``prompt`` = system prompt + first observation;
-    ``task_id`` and ``seed`` go to ``reset``). Rows of one split share one ``env_kwargs``: pass those to
-    ``environment_factory`` (they are returned too)."""
+    ``env_id``, ``env_kwargs``, ``task_id`` and ``seed`` go to ``reset``; ``environment`` = the row's env id, TRL's
+    routing column for ``environment_factory(envs)`` of several ids). ``envs`` and ``kwargs`` (``size=``,
+    ``mix_seed=``, ``env_kwargs=``, ...) are ``datasets.tasks``'s. Returns the dataset and the rows' common
+    ``env_kwargs`` (None when they differ; each row's reach its env at ``reset`` either way)."""
     from agentgym_text.integrations.datasets import tasks, to_hf_dataset
 
-    rows = tasks(env_id, split, limit=limit, tools=True, **kwargs)
+    rows = [{**row, "environment": row["env_id"]} for row in tasks(envs, split, limit=limit, tools=True, **kwargs)]
     kwargs_seen = {json.dumps(row["env_kwargs"], sort_keys=True) for row in rows}
     env_kwargs = rows[0]["env_kwargs"] if len(kwargs_seen) == 1 else None
     return to_hf_dataset(rows), env_kwargs

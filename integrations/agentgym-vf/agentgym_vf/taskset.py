@@ -5,6 +5,10 @@
 
 - ``AgentGymTaskset`` yields one task per row of ``agentgym_text.integrations.datasets.tasks(env_id, split)``:
   the prompt is the first observation, the system prompt the family's (rules, example, action format, budget).
+  ``env_id`` may name several ids with weights, a multi-task set (``--env.taskset.env-id
+  "AgentQuest/Mastermind-v0=3,AgentQuest/Sudoku-v0=1" --env.taskset.size 400``, or a mapping / a list from
+  Python): ``datasets.tasks`` shares ``size`` among them by weight and interleaves them (``mix_seed``); each task
+  keeps its row's id, and its env is made from it.
 - ``AgentGymEnv.run`` makes the row's env, resets it to the row's task and seed, and plays each model reply as one
   action (read as ``ChatEnv`` reads replies), answering with the next observation as the user turn, until the env
   ends the episode (goal, failure, step budget). It records the reward ``progress_rate`` (1.0 on success, else the
@@ -33,10 +37,14 @@ from agentgym_text.integrations.datasets import tasks
 
 
 class AgentGymConfig(vf.TasksetConfig):
-    env_id: str = "AgentQuest/Mastermind-v0"
-    """The agentgym-text env id."""
+    env_id: str | dict[str, float] | list[str] = "AgentQuest/Mastermind-v0"
+    """The agentgym-text env id, or several with weights ("ID=W,ID=W", a mapping id -> weight, or a list)."""
     split: str = "test"
-    """"test" (the shipped tasks) or "train" (where the family has one)."""
+    """"test" (the shipped tasks) or "train" (where every id has one)."""
+    size: int | None = None
+    """Rows in the set (several ids: their total, shared by weight; default ``datasets.DEFAULT_MIXTURE_SIZE``)."""
+    mix_seed: int = 0
+    """The seed of a multi-task set's order."""
     limit: int | None = None
     offset: int = 0
     max_steps: int | None = None
@@ -62,7 +70,15 @@ class AgentGymTaskset(vf.Taskset[AgentGymTask, AgentGymConfig]):
         kwargs = dict(config.env_kwargs)
         if config.max_steps is not None:
             kwargs["max_episode_steps"] = config.max_steps
-        rows = tasks(config.env_id, config.split, limit=config.limit, offset=config.offset, env_kwargs=kwargs)
+        rows = tasks(
+            config.env_id,
+            config.split,
+            size=config.size,
+            mix_seed=config.mix_seed,
+            limit=config.limit,
+            offset=config.offset,
+            env_kwargs=kwargs,
+        )
         for index, row in enumerate(rows):
             yield AgentGymTask(
                 AgentGymData(
