@@ -160,9 +160,17 @@ def test_a_repeated_opening_hides_another_world(env_id, count):
 
 
 SPLIT_IDS = [env_param(env_id) for env_id, split in sorted(train_splits().items()) if split.available]
+SIZE_IDS = [
+    pytest.param(*param.values, marks=[*param.marks, pytest.mark.slow], id=param.id)
+    if get_entry(param.values[0]).declaration.heavy
+    else param
+    for param in SPLIT_IDS
+]
+"""A heavy family builds its first 200 training tasks in minutes to hours (ScienceWorld derives each variation in a
+JVM of its own): under ``-m slow`` only."""
 
 
-@pytest.mark.parametrize("env_id", SPLIT_IDS)
+@pytest.mark.parametrize("env_id", SIZE_IDS)
 def test_the_split_refuses_more_than_its_declared_size_and_grows_by_prefix(env_id):
     """``TrainSplit.size`` (the README's "training tasks") bounds the split, and a longer request extends a shorter
     one, so "the first 200 training tasks" are the same tasks whoever asks."""

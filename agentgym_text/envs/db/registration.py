@@ -32,7 +32,7 @@ FAMILY = Family(
     # an offset), 0 otherwise
     difficulty=DifficultyRule("hard query features", 0),
     # the same question kinds on tables drawn from other seeds, none equal to a shipped table (tasks.training_tasks)
-    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
+    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks", size=1_000),
     thread_safe=True,  # tests/test_thread_safety.py
     outside_data=("task_file", "db_url"),
     whole_replies=True,

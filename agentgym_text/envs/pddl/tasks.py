@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -135,10 +136,10 @@ def problem_key(text: str) -> tuple:
     return tuple(sorted((name, tuple(sorted(lines))) for name, lines in sections.items()))
 
 
-def _training_stream(count: int) -> list[tuple[str, int, str]]:
-    """The first ``count`` training problems, (domain, seed, text): the shipped shapes in turn, seeds from
-    ``TRAIN_SEED_BASE`` on, a seed skipped when its problem is a shipped one or an earlier training one (a small
-    shape, such as Tyreworld's one hub with all 8 goal facts, has few problems or one)."""
+def _training_candidates() -> Iterator[tuple[str, int, str]]:
+    """Training problems in order, (domain, seed, text): the shipped shapes in turn, seeds from ``TRAIN_SEED_BASE``
+    on, a seed skipped when its problem is a shipped one or an earlier candidate (a small shape, such as Tyreworld's
+    one hub with all 8 goal facts, has few problems or one)."""
     import numpy as np
 
     from agentgym_text.envs.pddl.generator import GENERATORS
@@ -149,28 +150,41 @@ def _training_stream(count: int) -> list[tuple[str, int, str]]:
         for entry in _manifest()
     }
     shapes = training_shapes()
-    chosen, index = [], 0
-    while len(chosen) < count:
-        if index > 50 * count + len(shapes):
-            raise RuntimeError(f"the shipped shapes give fewer than {count} distinct training problems")
+    index = last_new = 0
+    while True:
+        if index - last_new > 50 * len(shapes):
+            raise RuntimeError("the shipped shapes give no new training problem")
         domain, (size, goal_literals) = shapes[index % len(shapes)]
         seed = TRAIN_SEED_BASE + index
         text = GENERATORS[domain](f"{domain}-train-{seed}", size, goal_literals, np.random.default_rng(seed))
         key = (domain, problem_key(text))
         if key not in seen:
             seen.add(key)
-            chosen.append((domain, seed, text))
+            last_new = index
+            yield domain, seed, text
         index += 1
-    return chosen
 
 
 def write_training_problems(directory: Path, count: int) -> list[tuple[str, Path]]:
-    """The first ``count`` training problem files (``_training_stream``) in ``directory``: (domain, path)."""
-    written = []
-    for domain, seed, text in _training_stream(count):
+    """The first ``count`` training problem files in ``directory``: (domain, path). A candidate
+    (``_training_candidates``) the expert's planner finds no plan for is left out (a generator can draw a problem
+    nothing solves; the shipped ones are planned when built, so are these)."""
+    from agentgym_text.envs.pddl.planner import NoPlanError
+    from agentgym_text.envs.pddl.problem_files import load
+
+    written: list[tuple[str, Path]] = []
+    candidates = _training_candidates()
+    while len(written) < count:
+        domain, seed, text = next(candidates)
         path = directory / domain / f"train-{seed}.pddl"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+        loaded = load(domain, path)
+        try:
+            loaded.planner.plan(loaded.ground.init)
+        except NoPlanError:
+            path.unlink()
+            continue
         written.append((domain, path))
     (directory / "index.json").write_text(
         json.dumps([[domain, path.name] for domain, path in written], indent=0) + "\n", encoding="utf-8"
@@ -180,7 +194,7 @@ def write_training_problems(directory: Path, count: int) -> list[tuple[str, Path
 
 def training_instances(size: int) -> list[TrainInstance]:
     """The train split: problems sized like the shipped ones, none of them a shipped problem or a repeat
-    (``_training_stream``), generated into the cache and each played with ``domain=`` and ``problem_file=``."""
+    (``write_training_problems``), generated into the cache and each played with ``domain=`` and ``problem_file=``."""
     from agentgym_text.core.cache import build_cached, source_key
     from agentgym_text.envs.pddl import generator
 

@@ -35,7 +35,12 @@ FAMILY = Family(
     difficulty=DifficultyRule("subgoals", 3, AGENTBOARD_TABLE_10),
     # ScienceWorld's own train variations (3,592 over the 30 types; train_variations.py), those whose gold path
     # solves them and that open unlike a shipped task; each is derived at first use (10-50 s), cached after
-    train_split=TrainSplit(builder="agentgym_text.envs.scienceworld.train_variations:training_instances"),
+    train_split=TrainSplit(
+        builder="agentgym_text.envs.scienceworld.train_variations:training_instances",
+        size=1_000,
+        repeated_goals="a task type's goal names a thing of a small set (boil water, find a living thing); the "
+        "variation's world differs",
+    ),
     thread_safe=True,  # tests/test_thread_safety.py
     text_formats=("agentboard", "clear"),
     requires="scienceworld",

@@ -65,7 +65,13 @@ FAMILY = Family(
     ),
     difficulty=DifficultyRule("subgoals", 3),
     # each id's challenge through the test settings, from seeds 1,000,000 and up (tasks.training_tasks); any size
-    train_split=TrainSplit(env_kwargs={"split": "train"}, size_kwarg="num_tasks"),
+    train_split=TrainSplit(
+        env_kwargs={"split": "train"},
+        size_kwarg="num_tasks",
+        size=1_000,
+        repeated_goals="a cooking goal is the recipe's (prepare and eat the meal), a coin or treasure goal names a "
+        "room or an object of a small set; the generated world behind it differs",
+    ),
     thread_safe=False,  # textworld parses game logic with one module-level parser (tests/test_thread_safety.py)
     requires="textworld",
     heavy=True,
