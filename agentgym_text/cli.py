@@ -274,7 +274,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 def _cmd_demos(args: argparse.Namespace) -> int:
     """Play the experts on training (or test) instances and write chat rows for SFT into --out/demos.jsonl."""
     from agentgym_text.agents.protocols import CheckoutError
-    from agentgym_text.integrations.demos import DEMOS, DemoConfig, make_demos, parse_mix
+    from agentgym_text.integrations.demos import DEMOS, DemoConfig, make_demos
+    from agentgym_text.integrations.mixture import parse_mixture
 
     try:
         config = DemoConfig(
@@ -284,7 +285,7 @@ def _cmd_demos(args: argparse.Namespace) -> int:
             protocol=args.protocol,
             style=args.style,
             history_tokens=args.history_tokens,
-            mix=parse_mix(args.mix) if args.mix else None,
+            mix=dict(parse_mixture(args.mix).weights) if args.mix else None,
             detours=args.detours,
             all_episodes=args.all_episodes,
             seed=args.seed,

@@ -14,7 +14,7 @@ from agentgym_text.agents.demonstrator import reads_as, reply_text
 from agentgym_text.agents.protocols import Opening, make_protocol
 from agentgym_text.cli import main
 from agentgym_text.eval.store import read_jsonl
-from agentgym_text.integrations.demos import DEMOS, DemoConfig, episode_counts, make_demos, parse_mix
+from agentgym_text.integrations.demos import DEMOS, DemoConfig, make_demos
 from tests.support.agentbench_checkout import write_checkout as write_agentbench
 from tests.support.agentboard_checkout import write_checkout as write_agentboard
 
@@ -141,10 +141,6 @@ def test_same_seed_same_rows_in_another_process(tmp_path):
 
 
 def test_mix_shares_the_episodes_by_weight(tmp_path):
-    assert episode_counts(["a", "b"], 8, parse_mix("a=3,b=1")) == {"a": 6, "b": 2}
-    assert episode_counts(["a", "b", "c"], 2) == {"a": 1, "b": 1, "c": 0}
-    with pytest.raises(ValueError, match="positive"):
-        parse_mix("a=0")
     mix = {"AgentQuest/Mastermind-v0": 3, "AgentBoard/BabyAI-v0": 1}
     result, rows = _demos(tmp_path, envs=[], mix=mix, episodes=4)
     assert result.counts == {"AgentQuest/Mastermind-v0": 3, "AgentBoard/BabyAI-v0": 1}

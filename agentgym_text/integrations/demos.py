@@ -34,14 +34,13 @@ from agentgym_text.eval.plan import Instance, instance_key, resolve_env_ids
 from agentgym_text.eval.runner import EvalConfig, RunResult, run_eval
 from agentgym_text.eval.store import EPISODES, read_jsonl
 from agentgym_text.integrations.datasets import SPLITS, make_env, train_instances
+from agentgym_text.integrations.mixture import parse_mixture
 
 __all__ = [
     "DemoConfig",
     "DemoResult",
     "make_demos",
     "demo_rows",
-    "episode_counts",
-    "parse_mix",
     "split_instances",
     "DEMOS",
     "DIALOGUES",
@@ -103,48 +102,6 @@ class DemoResult:
     """Episodes whose expert reply the protocol did not read back as the expert's action (why, per episode)."""
 
 
-def parse_mix(text: str) -> dict[str, float]:
-    """``--mix ID=W,ID=W`` as ``{id: weight}`` (weights positive numbers).
-
-    >>> parse_mix("AgentQuest/Sudoku-v0=3, AgentQuest/Mastermind-v0=1")
-    {'AgentQuest/Sudoku-v0': 3.0, 'AgentQuest/Mastermind-v0': 1.0}
-    """
-    weights: dict[str, float] = {}
-    for part in text.split(","):
-        if not part.strip():
-            continue
-        env_id, sep, weight = part.rpartition("=")
-        try:
-            value = float(weight)
-        except ValueError:
-            value = -1.0
-        if not sep or not env_id.strip() or value <= 0:
-            raise ValueError(f"--mix takes ID=WEIGHT pairs with positive weights, not {part.strip()!r}")
-        weights[env_id.strip()] = value
-    if not weights:
-        raise ValueError("--mix names no id")
-    return weights
-
-
-def episode_counts(env_ids: Sequence[str], episodes: int, mix: Mapping[str, float] | None = None) -> dict[str, int]:
-    """How many of ``episodes`` each id gets: proportional to its ``mix`` weight (equal without), rounded by largest
-    remainder (ties to the earlier id), so the counts sum to ``episodes``.
-
-    >>> episode_counts(["a", "b", "c"], 10, {"a": 2, "b": 1, "c": 1})
-    {'a': 5, 'b': 3, 'c': 2}
-    >>> episode_counts(["a", "b"], 5)
-    {'a': 3, 'b': 2}
-    """
-    weights = {env_id: float((mix or {}).get(env_id, 1.0 if mix is None else 0.0)) for env_id in env_ids}
-    total = sum(weights.values())
-    exact = {env_id: episodes * weight / total for env_id, weight in weights.items()}
-    counts = {env_id: int(share) for env_id, share in exact.items()}
-    by_remainder = sorted(env_ids, key=lambda env_id: (-(exact[env_id] - counts[env_id]), env_ids.index(env_id)))
-    for env_id in by_remainder[: episodes - sum(counts.values())]:
-        counts[env_id] += 1
-    return counts
-
-
 def split_instances(env_id: str, split: str, count: int) -> list[Instance]:
     """The first ``count`` instances of ``env_id``'s ``split``: the family's training split
     (``datasets.train_instances``), or the shipped tasks reset with seed 0 (as ``datasets.tasks(..., "test")``)."""
@@ -188,7 +145,8 @@ def make_demos(config: DemoConfig, out: str | Path) -> DemoResult:
     """Play the instances not yet in ``out`` and rewrite ``out/demos.jsonl`` (see the module docstring)."""
     out = Path(out)
     env_ids = _env_ids(config)
-    counts = episode_counts(env_ids, config.episodes, config.mix)
+    weights = {env_id: config.mix[env_id] for env_id in env_ids} if config.mix else env_ids  # else equal weights
+    counts = parse_mixture(weights).counts(config.episodes)
     protocol = make_protocol(
         config.protocol,
         style=config.style,
