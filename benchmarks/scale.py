@@ -56,8 +56,8 @@ FAMILIES = {
 WAYS = ("async", "sync", "runner")
 
 
-def memory_tree_mib(pid: int) -> tuple[float, float]:
-    """(RSS, PSS) in MiB of ``pid`` and all its descendants (from /proc)."""
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process under it (from /proc)."""
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -65,10 +65,18 @@ def memory_tree_mib(pid: int) -> tuple[float, float]:
             children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
         except (OSError, IndexError, ValueError):
             continue
-    rss = pss = 0
-    stack = [pid]
+    found, stack = [], [pid]
     while stack:
         current = stack.pop()
+        found.append(current)
+        stack.extend(children.get(current, []))
+    return found
+
+
+def memory_tree_mib(pid: int) -> tuple[float, float]:
+    """(RSS, PSS) in MiB of ``pid`` and all its descendants (from /proc)."""
+    rss = pss = 0
+    for current in process_tree(pid):
         try:
             for line in Path(f"/proc/{current}/smaps_rollup").read_text().splitlines():
                 if line.startswith("Rss:"):
@@ -77,7 +85,6 @@ def memory_tree_mib(pid: int) -> tuple[float, float]:
                     pss += int(line.split()[1])
         except OSError:
             pass
-        stack.extend(children.get(current, []))
     return rss / 1024, pss / 1024
 
 

@@ -51,7 +51,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE] + [str(
 from agentgym_text.agents.prompts import load_prompt  # noqa: E402
 from agentgym_text.core.registry import list_envs  # noqa: E402
 from agentgym_text.testing.chat_server import ScriptedChatServer  # noqa: E402
-from benchmarks.scale import memory_tree_mib  # noqa: E402
+from benchmarks.scale import memory_tree_mib, process_tree  # noqa: E402
 
 __all__ = ["main", "suite_ids", "family_policy", "TreeSampler"]
 
@@ -106,27 +106,10 @@ def family_policy(env_ids: list[str], latency_s: float):
     return policy
 
 
-def _tree(pid: int) -> list[int]:
-    """``pid`` and every process under it (from /proc)."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-        except (OSError, IndexError, ValueError):
-            continue
-    found, stack = [], [pid]
-    while stack:
-        current = stack.pop()
-        found.append(current)
-        stack.extend(children.get(current, []))
-    return found
-
-
 def tree_cpu_s(pid: int) -> dict[tuple[int, int], float]:
     """Own user + system CPU seconds of each live process under ``pid``, by (pid, start time)."""
     found = {}
-    for current in _tree(pid):
+    for current in process_tree(pid):
         try:
             fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
