@@ -184,6 +184,7 @@ def test_the_split_refuses_more_than_its_declared_size_and_grows_by_prefix(env_i
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # a whole split at first build: PDDL plans each of its 1,000 problems (~15 min)
 @pytest.mark.parametrize("env_id", SPLIT_IDS)
 def test_the_split_gives_its_declared_size_of_distinct_instances(env_id):
     instances = train_instances(env_id, train_size(env_id))
