@@ -26,7 +26,6 @@ no row is lost or written twice; an episode that cannot be carried on ends with 
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 import time
 from collections import Counter, deque
@@ -50,6 +49,7 @@ from agentgym_text.eval.plan import (
 )
 from agentgym_text.eval.ray_actors import init_ray
 from agentgym_text.eval.records import EpisodeLog
+from agentgym_text.eval.run_meters import Clock, ProgressBar
 from agentgym_text.eval.slots import SLOT_MODES, Slot, open_slot, slot_mode
 from agentgym_text.eval.store import RunStore
 
@@ -148,77 +148,6 @@ class RunResult:
         )
 
 
-class _Progress:
-    """The run's tqdm bar on stderr: its postfix gives each id in play its episodes done of those to play, and the
-    count of agent errors; a warning line at the first agent error and at each engine error. Thread-safe."""
-
-    def __init__(self, totals: dict[str, int], label: str, enabled: bool):
-        from tqdm.auto import tqdm
-
-        self.totals = {env_id: total for env_id, total in totals.items() if total}
-        self.done: Counter[str] = Counter()
-        self.bar = tqdm(total=sum(self.totals.values()), desc=label, unit="ep", disable=not enabled, dynamic_ncols=True)
-        self.agent_errors = 0
-        self.engine_errors = 0
-        self._tqdm = tqdm
-        self._lock = threading.Lock()
-
-    def episode_done(self, env_id: str) -> None:
-        with self._lock:
-            self.done[env_id] += 1
-            if self.bar.disable:
-                return
-            counts = [
-                f"{name.rpartition('/')[2]} {self.done[name]}/{total}"
-                for name, total in self.totals.items()
-                if 0 < self.done[name] < total or name == env_id
-            ]
-            if self.agent_errors:
-                counts.append(f"agent errors: {self.agent_errors}")
-            # no redraw here: update() redraws at most every mininterval, not once per episode
-            self.bar.set_postfix_str(", ".join(counts), refresh=False)
-            self.bar.update(1)
-
-    def agent_error(self, env_id: str, error: str | None, endpoint: str) -> None:
-        with self._lock:
-            self.agent_errors += 1
-            if self.agent_errors == 1:
-                self._tqdm.write(
-                    f"warning: the agent could not be reached ({error}) at {endpoint}; the episode of {env_id} ends "
-                    "with finish_reason=agent_error and is played again on the next run.",
-                    file=sys.stderr,
-                )
-
-    def engine_error(self, env_id: str, error: str) -> None:
-        with self._lock:
-            self.engine_errors += 1
-            self._tqdm.write(
-                f"warning: an episode of {env_id} ended with finish_reason=engine_error ({error}); it is "
-                "played again on the next run.",
-                file=sys.stderr,
-            )
-
-    def close(self) -> None:
-        self.bar.close()
-
-
-class _Clock:
-    """Time spent per kind. Each slot thread keeps its own (no lock on the step path); ``merged`` sums them, so
-    with several slots the parts add up to more than the wall."""
-
-    KINDS = ("setup_s", "agent_s", "env_s", "steps")
-
-    def __init__(self) -> None:
-        self.totals: dict[str, float] = dict.fromkeys(self.KINDS, 0.0)
-
-    def add(self, name: str, since: float, count: float | None = None) -> None:
-        self.totals[name] += time.perf_counter() - since if count is None else count
-
-    @classmethod
-    def merged(cls, clocks: Sequence[_Clock]) -> dict[str, float]:
-        return {kind: sum(clock.totals[kind] for clock in clocks) for kind in cls.KINDS}
-
-
 class _Queue:
     """The run's episodes still to play, per env id in plan order, shared by the slots."""
 
@@ -274,7 +203,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     agent.check_envs([entry.env_id for entry in entries])
     env_errors: dict[str, str] = {}  # env id -> why it could not be planned, or why its evaluation stopped
     plans: dict[str, list[EpisodePlan]] = {}
-    clock = _Clock()
+    clock = Clock()
     since = time.perf_counter()
     seen_task_ids: set[str] = set()
     for entry in entries:
@@ -333,7 +262,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
     )
     todo = {env_id: [p for p in env_plans if p.key not in finished] for env_id, env_plans in plans.items()}
     skipped = planned - sum(len(p) for p in todo.values())
-    progress = _Progress(
+    progress = ProgressBar(
         {env_id: len(pending) for env_id, pending in todo.items()},
         agent.name,
         enabled=config.progress_bar and planned > skipped,
@@ -358,7 +287,7 @@ def run_eval(agent: Agent, config: EvalConfig, out: str | Path) -> RunResult:
 
             ray.shutdown()
     wall = time.perf_counter() - started
-    timings = dict(_Clock.merged([clock, *pool.clocks]), wall_s=wall)
+    timings = dict(Clock.merged([clock, *pool.clocks]), wall_s=wall)
     timings["overhead_s"] = max(0.0, wall - timings["setup_s"] - timings["agent_s"] - timings["env_s"])
     return RunResult(
         Path(out),
@@ -431,7 +360,7 @@ class _Pool:
         entries: dict[str, EnvEntry],
         todo: dict[str, list[EpisodePlan]],
         store: RunStore,
-        progress: _Progress,
+        progress: ProgressBar,
     ):
         self.agent = agent
         self.config = config
@@ -454,7 +383,7 @@ class _Pool:
         self._wrappers = agent.env_wrappers()
         self.errors: dict[str, str] = {}
         """Env id -> why its evaluation stopped (its env could not be opened, or an episode raised)."""
-        self.clocks: list[_Clock] = []
+        self.clocks: list[Clock] = []
         self.finished: Counter[str] = Counter()
         """Env id -> episodes this run played."""
         self._lock = threading.Lock()
@@ -474,7 +403,7 @@ class _Pool:
 
     def _work(self, index: int) -> None:
         """One slot: take episodes, keeping the env open while they are of its id."""
-        clock = _Clock()
+        clock = Clock()
         with self._lock:
             self.clocks.append(clock)
         env_id: str | None = None
@@ -512,7 +441,7 @@ class _Pool:
             if slot is not None:
                 self._close(slot, env_id, clock)
 
-    def _open(self, plan: EpisodePlan, clock: _Clock) -> Slot:
+    def _open(self, plan: EpisodePlan, clock: Clock) -> Slot:
         """A slot for ``plan``'s env, made with its kwargs (the run's, or a training instance's own)."""
         env_id = plan.env_id
         since = time.perf_counter()
@@ -529,7 +458,7 @@ class _Pool:
             clock.add("setup_s", since)
 
     @staticmethod
-    def _close(slot: Slot, env_id: str | None, clock: _Clock) -> None:
+    def _close(slot: Slot, env_id: str | None, clock: Clock) -> None:
         since = time.perf_counter()
         try:
             slot.close()
@@ -537,7 +466,7 @@ class _Pool:
             logger.exception("closing a slot of %s failed", env_id)
         clock.add("setup_s", since)
 
-    def _play(self, slot: Slot, index: int, plan: EpisodePlan, clock: _Clock) -> tuple[str, bool, EpisodeLog]:
+    def _play(self, slot: Slot, index: int, plan: EpisodePlan, clock: Clock) -> tuple[str, bool, EpisodeLog]:
         """One episode on ``slot``; returns its finish reason, success and log."""
         episode = EpisodeLog(plan)
         try:
@@ -555,7 +484,7 @@ class _Pool:
             reason, success = FinishReason.ENGINE_ERROR.value, False
         return reason, success, episode
 
-    def _play_turns(self, slot: Slot, index: int, episode: EpisodeLog, clock: _Clock) -> tuple[str, bool]:
+    def _play_turns(self, slot: Slot, index: int, episode: EpisodeLog, clock: Clock) -> tuple[str, bool]:
         agent, plan = self.agent, episode.plan
         needs = sorted(agent.needs)
         while True:
