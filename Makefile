@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EXTRAS ?= all,dev
 
-.PHONY: install system demo test test-slow test-pythons test-rl test-integrations lint bench clean
+.PHONY: install system demo test test-slow test-sweep test-pythons test-rl test-integrations lint bench clean
 
 install: system $(STAMP)
 
@@ -28,7 +28,12 @@ test: install
 	$(BIN)/python -m pytest -q --durations=25
 
 test-slow: install
-	$(BIN)/python -m pytest -q -m slow --durations=25
+	$(BIN)/python -m pytest -q -m "slow and not sweep" --durations=25
+
+# Whole training splits that are built task by task (TextWorld's games, ScienceWorld's variations): one to three hours
+# per id from a cold cache, minutes once the cache holds them.
+test-sweep: install
+	$(BIN)/python -m pytest -q -m sweep --durations=25
 
 # Fresh venvs of the oldest and the newest supported Python (.venv-py<version>): every extra of `all` and `dev`
 # installed from wheels, then the registry test and one id of every family solved by its expert.

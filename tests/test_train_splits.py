@@ -7,6 +7,12 @@ shared text does; no goal of a test task, unless the family declares why one may
 Alike: the test split's system prompt (but for the action example each instance quotes) and step budget. The fast
 suite reads the first 40 training rows and plays the expert on 2 of them; ``-m slow`` reads and plays all 200.
 Families that declare themselves heavy run only under ``-m slow``.
+
+Where a family builds each training task by running its engine at first use (TextWorld compiles a game, ScienceWorld
+derives a variation's goal in a JVM of its own), the first 200 cost one to three hours per id from a cold cache,
+and a whole declared split several times that: those runs, and every whole-split check, are also marked ``sweep``.
+``make test-slow`` leaves them out (``-m "slow and not sweep"``) so the slow suite fits a sitting; ``make test-sweep``
+runs them, and once built the tasks sit in the cache, so later runs take minutes.
 """
 
 import json
@@ -24,18 +30,33 @@ from tests.conftest import env_param
 FIRST = 200
 FAST_ROWS = 40
 FAST_EXPERTS = 2
+BUILT_PER_TASK = {"textworld", "scienceworld"}
+"""Families whose training tasks are built one by one by their engine at first use (see the module docstring)."""
+BUILT_SAMPLE = 5
+"""How many of a built-per-task family's first training tasks ``-m slow`` reads and plays."""
+
+
+def _built_per_task(env_id: str) -> bool:
+    return get_entry(env_id).declaration.name in BUILT_PER_TASK
 
 
 def _params(slow_too: bool) -> list:
-    """(env id, rows read) per id with a split: the fast count, and the full one under slow when ``slow_too``."""
+    """(env id, rows read) per id with a split: the fast count, and the full one under slow when ``slow_too``. A
+    heavy family reads only under slow; one that builds its tasks one by one reads a few under slow and the first
+    200 under sweep."""
     params = []
     for env_id in sorted(env_id for env_id, split in train_splits().items() if split.available):
         base = env_param(env_id)
-        heavy = get_entry(env_id).declaration.heavy
-        counts = [FIRST] if heavy else [FAST_ROWS, FIRST] if slow_too else [FAST_ROWS]
-        for count in counts:
-            marks = list(base.marks) + ([pytest.mark.slow] if heavy or count == FIRST else [])
-            params.append(pytest.param(env_id, count, marks=marks, id=f"{env_id}-{count}"))
+        if _built_per_task(env_id):
+            counts = [(BUILT_SAMPLE, [pytest.mark.slow])] + (
+                [(FIRST, [pytest.mark.slow, pytest.mark.sweep])] if slow_too else []
+            )
+        elif get_entry(env_id).declaration.heavy:
+            counts = [(FIRST, [pytest.mark.slow])]
+        else:
+            counts = [(FAST_ROWS, [])] + ([(FIRST, [pytest.mark.slow])] if slow_too else [])
+        for count, marks in counts:
+            params.append(pytest.param(env_id, count, marks=[*base.marks, *marks], id=f"{env_id}-{count}"))
     return params
 
 
@@ -98,7 +119,8 @@ def test_training_rows_speak_the_test_split_text_prompt_and_budget(env_id, count
 
 def _expert_params() -> list:
     """(env id, training row index): an evenly spread sample of the first rows in the fast suite (none for a heavy
-    family), every other one of the first 200 under slow."""
+    family), every other one of the first 200 under slow; for a family that builds its tasks one by one, the first
+    few under slow and the rest under sweep."""
     params = []
     for env_id in sorted(env_id for env_id, split in train_splits().items() if split.available):
         base = env_param(env_id)
@@ -111,13 +133,22 @@ def _expert_params() -> list:
         )
         for index in range(size):
             marks = list(base.marks) + ([] if index in fast else [pytest.mark.slow])
+            if _built_per_task(env_id) and index >= BUILT_SAMPLE:
+                marks.append(pytest.mark.sweep)
             params.append(pytest.param(env_id, index, marks=marks, id=f"{env_id}-{index}"))
     return params
 
 
+def _rows_holding(env_id: str, index: int) -> int:
+    """How many training rows to read for row ``index``: the smallest of the counts the other tests read too."""
+    if _built_per_task(env_id) and index < BUILT_SAMPLE:
+        return BUILT_SAMPLE
+    return FIRST if index >= FAST_ROWS else FAST_ROWS
+
+
 @pytest.mark.parametrize(("env_id", "index"), _expert_params())
 def test_the_expert_solves_training_tasks(env_id, index):
-    row = _rows(env_id, "train", FIRST if index >= FAST_ROWS else FAST_ROWS)[index]
+    row = _rows(env_id, "train", _rows_holding(env_id, index))[index]
     check_expert_solves(env_id, row["task_id"], row["seed"], row["env_kwargs"])
 
 
@@ -150,7 +181,7 @@ def test_a_repeated_opening_hides_another_world(env_id, count):
     for row in test:
         by_opening.setdefault(row["first_observation"], []).append(row)
     repeated = [row for row in train if row["first_observation"] in by_opening]
-    if count == FAST_ROWS:
+    if count < FIRST:
         repeated = repeated[:FAST_EXPERTS]
     for row in repeated:
         episode = _episode(row)
@@ -161,13 +192,15 @@ def test_a_repeated_opening_hides_another_world(env_id, count):
 
 SPLIT_IDS = [env_param(env_id) for env_id, split in sorted(train_splits().items()) if split.available]
 SIZE_IDS = [
-    pytest.param(*param.values, marks=[*param.marks, pytest.mark.slow], id=param.id)
+    pytest.param(*param.values, marks=[*param.marks, pytest.mark.slow, pytest.mark.sweep], id=param.id)
+    if _built_per_task(param.values[0])
+    else pytest.param(*param.values, marks=[*param.marks, pytest.mark.slow], id=param.id)
     if get_entry(param.values[0]).declaration.heavy
     else param
     for param in SPLIT_IDS
 ]
-"""A heavy family builds its first 200 training tasks in minutes to hours (ScienceWorld derives each variation in a
-JVM of its own): under ``-m slow`` only."""
+"""A heavy family builds its first 200 training tasks in minutes (under ``-m slow``), one that builds them one by one
+in hours (under ``sweep`` too)."""
 
 
 @pytest.mark.parametrize("env_id", SIZE_IDS)
@@ -184,7 +217,10 @@ def test_the_split_refuses_more_than_its_declared_size_and_grows_by_prefix(env_i
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(3600)  # a whole split at first build: PDDL plans each of its 1,000 problems (~15 min)
+@pytest.mark.sweep
+@pytest.mark.timeout(
+    6 * 3600
+)  # a whole split at first build: PDDL plans 1,000 problems (~15 min), TextWorld compiles 1,000 games
 @pytest.mark.parametrize("env_id", SPLIT_IDS)
 def test_the_split_gives_its_declared_size_of_distinct_instances(env_id):
     instances = train_instances(env_id, train_size(env_id))

@@ -4,7 +4,8 @@ For each id: the first 200 training instances share no task id and no hidden wor
 first observation equals a test one (nor a goal, where the family's goals name the world; TextWorld's and
 ScienceWorld's READMEs say why theirs can repeat), the rows speak the test split's text with its system prompt and
 budget, and the family's expert solves a sample of them (all 200 under ``-m slow``). Building a TextWorld game or
-deriving a ScienceWorld variation costs seconds at first use, so their 200 rows are read under ``-m slow``.
+deriving a ScienceWorld variation costs seconds at first use, so their 200 rows are read under ``-m sweep`` (an
+hour or more per id from a cold cache; ``make test-sweep``).
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ def _needs_java(env_id: str):
     return pytest.param(env_id, marks=NEEDS_JAVA) if env_id == SCIENCEWORLD else env_id
 
 
+def _swept(env_id: str):
+    """A built-at-first-use id's param, under ``sweep`` too: its first 200 rows take an hour or more to build cold."""
+    marks = [pytest.mark.sweep] + ([NEEDS_JAVA] if env_id == SCIENCEWORLD else [])
+    return pytest.param(env_id, marks=marks) if env_id in BUILT_AT_FIRST_USE else env_id
+
+
 @pytest.mark.parametrize("env_id", sorted(WORLDS))
 def test_first_training_instances_are_no_test_instance(env_id):
     instances = train_instances(env_id, FIRST)
@@ -128,7 +135,7 @@ def test_training_rows_speak_like_the_test_rows(env_id):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("env_id", [_needs_java(env_id) for env_id in BUILT_AT_FIRST_USE])
+@pytest.mark.parametrize("env_id", [_swept(env_id) for env_id in BUILT_AT_FIRST_USE])
 def test_first_training_rows_speak_like_the_test_rows_and_differ_from_them(env_id):
     _check_first_rows(env_id, goals_apart=False)  # the family READMEs say why goals repeat
 
@@ -150,7 +157,7 @@ def test_the_expert_solves_a_sample_of_training_tasks(env_id):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("env_id", [_needs_java(env_id) for env_id in (*CHEAP, *BUILT_AT_FIRST_USE)])
+@pytest.mark.parametrize("env_id", [_swept(env_id) for env_id in (*CHEAP, *BUILT_AT_FIRST_USE)])
 def test_the_expert_solves_the_first_training_tasks(env_id):
     for env_kwargs, task_id, seed in train_instances(env_id, FIRST):
         check_expert_solves(env_id, task_id, seed, env_kwargs=env_kwargs)
