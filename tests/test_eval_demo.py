@@ -12,6 +12,7 @@ import agentgym_text
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # as the subprocess's own bound: about 4 minutes alone, over 10 on a loaded machine
 def test_demo_runs_expert_and_random_on_every_env_and_writes_the_report(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "agentgym_text.cli", "demo", "--out", str(tmp_path), "--quiet"],
