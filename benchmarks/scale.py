@@ -8,11 +8,12 @@ Ways (``--ways``):
   process ("sync" slots; a family not declared thread-safe gets worker processes, as the runner does).
 
 For each family, way and N: the wall clock of the first ``reset`` (all N envs starting at once: JVMs, site servers
-and browsers, game files), sub-env steps
-per second (the vector ways: over ``--seconds`` of expert actions, only the time inside ``envs.step``, an episode
-that ends is reset by the vector env; the runner: every step of ``max(N, --runner-episodes)`` planned episodes of
-at most ``--runner-steps`` steps over the run's whole wall clock, engine start-up included, so the runner's first
-reset is not split out), and memory: the peak, sampled every
+and browsers, game files; the runner: its run of one episode per slot), sub-env steps per second, and memory.
+Every episode is cut at ``--runner-steps`` steps in every way, so the ways reset as often. Steps per second: the
+vector ways time ``--seconds`` of the expert choosing each action and the env stepping it (an episode that ends is
+reset by the vector env); the runner plays one episode per slot, then ``--runner-episodes`` per slot, and divides
+the second run's extra steps by its extra wall clock, so the slots' start-up cancels out as the vector rows' first
+reset is left out. Memory: the peak, sampled every
 0.2 s, of RSS and PSS of this process and every process under it (workers, JVMs, Chromium), minus the same figures
 before the envs were made, divided by N. PSS splits shared pages between the processes sharing them, so it adds up;
 RSS counts them once per process.
@@ -115,19 +116,24 @@ class PeakMemory:
         self.sample()
 
 
-def measure_vector(env_id: str, num_envs: int, seconds: float, way: str, kwargs: dict[str, Any]) -> dict[str, float]:
-    """First-reset wall clock, sub-env steps/s and peak memory per env of ``num_envs`` envs in a vector env."""
+def measure_vector(
+    env_id: str, num_envs: int, seconds: float, way: str, kwargs: dict[str, Any], max_steps: int | None = None
+) -> dict[str, float]:
+    """First-reset wall clock, sub-env steps/s and peak memory per env of ``num_envs`` envs in a vector env. The
+    rate counts the expert's choice of each action with the step (as the runner's rate does), and with
+    ``max_steps`` every episode is cut there, as the runner's are."""
     rss0, pss0 = memory_tree_mib(os.getpid())
+    limit = {} if max_steps is None else {"max_episode_steps": max_steps}
     with PeakMemory() as memory:
-        envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode=way, vector_kwargs={}, **kwargs)
+        envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode=way, vector_kwargs={}, **kwargs, **limit)
         try:
             start = time.perf_counter()
             envs.reset(seed=list(range(num_envs)))
             first_reset = time.perf_counter() - start
             steps, elapsed = 0, 0.0
             while elapsed < seconds:
-                actions = [action or "check valid actions" for action in envs.call("expert_action")]
                 start = time.perf_counter()
+                actions = [action or "check valid actions" for action in envs.call("expert_action")]
                 envs.step(actions)
                 elapsed += time.perf_counter() - start
                 steps += num_envs
@@ -137,31 +143,40 @@ def measure_vector(env_id: str, num_envs: int, seconds: float, way: str, kwargs:
     return _row(first_reset, steps / elapsed, memory.peak, (rss0, pss0), num_envs)
 
 
-def measure_runner(
-    env_id: str, num_envs: int, episodes: int, max_steps: int, kwargs: dict[str, Any]
-) -> dict[str, float]:
-    """The evaluation runner with the expert and ``num_envs`` slots over at least ``episodes`` episodes."""
+def _run_expert(env_id: str, num_envs: int, episodes: int, max_steps: int, kwargs: dict[str, Any]) -> tuple[int, float]:
+    """Steps played and wall seconds of a runner run of ``episodes`` expert episodes on ``num_envs`` slots."""
     task_count = len(gym.make(env_id, **kwargs).unwrapped.task_ids)
-    wanted = max(num_envs, episodes)
-    rss0, pss0 = memory_tree_mib(os.getpid())
     config = EvalConfig(
         envs=[env_id],
-        tasks="all" if wanted >= task_count else str(wanted),
-        repeats=math.ceil(wanted / task_count),
+        tasks="all" if episodes >= task_count else str(episodes),
+        repeats=math.ceil(episodes / task_count),
         num_envs=num_envs,
         max_steps=max_steps,
         progress_bar=False,
         env_args={"*": kwargs},
     )
-    with tempfile.TemporaryDirectory() as out, PeakMemory() as memory:
+    with tempfile.TemporaryDirectory() as out:
         start = time.perf_counter()
         result = run_eval(ExpertAgent(), config, out)
         wall = time.perf_counter() - start
         if result.errors or result.engine_errors:
             raise RuntimeError(f"the run had errors: {result.errors[:2]} engine errors {result.engine_errors}")
-        steps = sum(1 for _ in Path(out, "trajectories.jsonl").open())
-    # the runner records no reset time of its own: its rate counts the engines' start-up in (first reset: nan)
-    return _row(float("nan"), steps / wall, memory.peak, (rss0, pss0), num_envs)
+        return sum(1 for _ in Path(out, "trajectories.jsonl").open()), wall
+
+
+def measure_runner(
+    env_id: str, num_envs: int, per_slot: int, max_steps: int, kwargs: dict[str, Any]
+) -> dict[str, float]:
+    """The evaluation runner with the expert on ``num_envs`` slots: a run of one episode per slot, then one of
+    ``per_slot`` per slot. The rate is the second run's extra steps over its extra wall clock, so the slots'
+    start-up (engines, games, browsers), which the vector rows report as their first reset, cancels out; the
+    first reset column is the short run's wall clock."""
+    rss0, pss0 = memory_tree_mib(os.getpid())
+    with PeakMemory() as memory:
+        short_steps, short_wall = _run_expert(env_id, num_envs, num_envs, max_steps, kwargs)
+        long_steps, long_wall = _run_expert(env_id, num_envs, num_envs * per_slot, max_steps, kwargs)
+    rate = (long_steps - short_steps) / max(long_wall - short_wall, 1e-9)
+    return _row(short_wall, rate, memory.peak, (rss0, pss0), num_envs)
 
 
 def _row(
@@ -181,8 +196,10 @@ def main() -> None:
     parser.add_argument("--envs", nargs="*", type=int, default=[1, 8, 64])
     parser.add_argument("--ways", nargs="*", default=["async"], choices=WAYS)
     parser.add_argument("--seconds", type=float, default=20.0, help="stepping time per vector measurement")
-    parser.add_argument("--runner-episodes", type=int, default=16, help="at least this many episodes a runner row")
-    parser.add_argument("--runner-steps", type=int, default=10, help="step budget of a runner episode")
+    parser.add_argument("--runner-episodes", type=int, default=8, help="episodes per slot of a runner row's long run")
+    parser.add_argument(
+        "--runner-steps", type=int, default=10, help="step budget of an episode (the runner's, and the vector rows')"
+    )
     parser.add_argument("--env-arg", action="append", default=[], help="key=value for gym.make (JSON values)")
     args = parser.parse_args()
     kwargs = parse_env_args(args.env_arg).get("*", {})
@@ -199,7 +216,7 @@ def main() -> None:
                     if way == "runner":
                         row = measure_runner(FAMILIES[family], count, args.runner_episodes, args.runner_steps, kwargs)
                     else:
-                        row = measure_vector(FAMILIES[family], count, args.seconds, way, kwargs)
+                        row = measure_vector(FAMILIES[family], count, args.seconds, way, kwargs, args.runner_steps)
                 except Exception as error:  # noqa: BLE001 - a size that does not fit is a figure too
                     print(f"{family:13s} {way:6s} {count:4d} failed: {type(error).__name__}: {str(error)[:80]}")
                     continue

@@ -278,3 +278,40 @@ def test_the_fast_state_reads_what_jerichos_objects_say():
         )
     assert len(fast.inventory) >= 2
     env.close()
+
+
+def test_emulators_that_start_a_game_at_once_build_its_load_cache_once(monkeypatch):
+    """jericho builds a game's action templates (~0.2 s) when a ``FrotzEnv`` first loads it; the process's
+    emulators share that cache, so eight slots starting the same game together build it once and open alike."""
+    import threading
+
+    import jericho.jericho
+
+    from agentgym_text.envs.jericho import engine
+
+    built = []
+    original = jericho.jericho.TemplateActionGenerator
+
+    def counted(bindings):
+        built.append(bindings["name"])
+        return original(bindings)
+
+    monkeypatch.setattr(jericho.jericho, "TemplateActionGenerator", counted)
+    monkeypatch.setattr(engine, "_GAME_FILES", {})
+    path = Path(GAME_DIR) / "zork1.z5"
+    md5 = engine.check_game_file(path)
+    start, openings = threading.Barrier(8), []
+
+    def play() -> None:
+        game = engine.JerichoGame()
+        start.wait()
+        openings.append((game.load(path, md5, seed=1), game.step("open mailbox")))
+        game.close()
+
+    threads = [threading.Thread(target=play) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert built == ["zork1"]
+    assert len(openings) == 8 and len(set(openings)) == 1

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 
-from agentgym_text.envs.jericho.actions import expand_abbreviations
 from agentgym_text.envs.jericho.engine import GameState, JerichoGame, check_game_file, resolve_game_dir
 
 __all__ = ["GAMES", "TITLES", "MAX_PREFIX", "MAX_SUBGOALS", "GOALS_FILE", "derive_game", "main"]
@@ -164,7 +163,7 @@ def derive_game(game: JerichoGame, name: str, folder: Path) -> dict:
     path = folder / f"{name}{FILE_SUFFIX.get(name, '.z5')}"
     md5 = check_game_file(path)
     game.load(path, md5, VERIFY_SEEDS[0])
-    full = [expand_abbreviations(command) for command in game.walkthrough()]
+    full = game.walkthrough()
     skip = _refused(game, full[: MAX_PREFIX + 10])
     walkthrough = [command for index, command in enumerate(full) if index not in skip]
     game.load(path, md5, VERIFY_SEEDS[0])

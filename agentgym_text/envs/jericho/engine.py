@@ -10,8 +10,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import threading
 from pathlib import Path
 from typing import NamedTuple
+
+from agentgym_text.envs.jericho.actions import expand_abbreviations
 
 __all__ = [
     "refused",
@@ -108,14 +111,54 @@ class GameState(NamedTuple):
     moves: int
 
 
+_GAME_FILES: dict[str, tuple] = {}
+"""jericho's per-game load cache (the file's bytes, its bindings and its action-template generator), one for every
+emulator of the process: building a game's templates costs ~0.2 s, and jericho keeps the cache per ``FrotzEnv``, so
+a runner slot that plays several games would pay it for every game in every slot. What is cached is only read after
+it is built (tests/test_thread_safety.py plays the games from several threads)."""
+_GAME_FILES_BUILT = threading.Lock()
+"""Held while a game's cache entry is built, so slots that start the same game at once build it once."""
+_DICTIONARIES: dict[str, dict[str, list[str]]] = {}
+"""Per game MD5: its dictionary (``dictionary_of``), read once per process."""
+_LONGEST_WORDS: dict[str, int] = {}
+_WALKTHROUGHS: dict[str, tuple[str, ...]] = {}
+
+
+def _frotz_class():
+    """jericho's ``FrotzEnv`` with its load cache shared by the process (``_GAME_FILES``): ``FrotzEnv.__init__``
+    assigns ``self._cache = {}`` before its first load, so the shared dict stands behind a property."""
+    from jericho import FrotzEnv
+
+    class SharedCacheFrotz(FrotzEnv):
+        @property
+        def _cache(self) -> dict[str, tuple]:
+            return _GAME_FILES
+
+        @_cache.setter
+        def _cache(self, value: dict) -> None:
+            pass
+
+        def load(self, story_file: str, seed: int | None = None) -> None:
+            if story_file in _GAME_FILES:
+                super().load(story_file, seed)
+            else:
+                with _GAME_FILES_BUILT:
+                    super().load(story_file, seed)
+            # jericho sets this flag only when its cache misses
+            self.is_fully_supported = bool(self.frotz_lib.is_supported(self.story_file))
+
+    return SharedCacheFrotz
+
+
 class JerichoGame:
     """One frotz emulator playing one game file at a time (``load`` switches games)."""
+
+    _frotz_type = None
 
     def __init__(self) -> None:
         self.frotz = None
         self.path: Path | None = None
         self.md5 = ""
-        self._dictionaries: dict[str, dict[str, list[str]]] = {}
         from ctypes import byref
 
         from jericho.jericho import ZObject
@@ -126,14 +169,14 @@ class JerichoGame:
     def load(self, path: Path, md5: str, seed: int | None) -> str:
         """Start ``path`` with the emulator's RNG seeded from ``seed`` (None: jericho's default, the walkthrough's
         seed, as AgentBoard's ``FrotzEnv(game_file)``); returns the opening text."""
-        from jericho import FrotzEnv
-
+        if JerichoGame._frotz_type is None:
+            JerichoGame._frotz_type = _frotz_class()
         # jericho reads seed 0 as "the walkthrough's seed"; keep 0 distinct from it.
         engine_seed = None if seed is None else seed if seed > 0 else 2**31 - 1
         # No warning filter: jericho's load-time UnsupportedGameWarning is for games outside its table, which
         # check_game_file already refuses (jericho recognises a game by content, so a renamed copy is fine too).
         if self.frotz is None:
-            self.frotz = FrotzEnv(str(path), seed=engine_seed)
+            self.frotz = JerichoGame._frotz_type(str(path), seed=engine_seed)
         else:
             self.frotz.close()
             self.frotz.load(str(path), seed=engine_seed)
@@ -192,8 +235,11 @@ class JerichoGame:
         return int(self.frotz.get_max_score())
 
     def walkthrough(self) -> list[str]:
+        """jericho's walkthrough of the game, abbreviations expanded (``expand_abbreviations``)."""
         assert self.frotz is not None
-        return list(self.frotz.get_walkthrough())
+        if self.md5 not in _WALKTHROUGHS:
+            _WALKTHROUGHS[self.md5] = tuple(expand_abbreviations(command) for command in self.frotz.get_walkthrough())
+        return list(_WALKTHROUGHS[self.md5])
 
     def game_over(self) -> bool:
         assert self.frotz is not None
@@ -206,9 +252,15 @@ class JerichoGame:
     def dictionary(self) -> dict[str, list[str]]:
         """The parser's words with their parts of speech (noun, verb, prep, dir, adj, ...)."""
         assert self.frotz is not None
-        if self.md5 not in self._dictionaries:
-            self._dictionaries[self.md5] = dictionary_of(self.frotz)
-        return self._dictionaries[self.md5]
+        if self.md5 not in _DICTIONARIES:
+            _DICTIONARIES[self.md5] = dictionary_of(self.frotz)
+        return _DICTIONARIES[self.md5]
+
+    def longest_word(self) -> int:
+        """The length of the dictionary's longest word (the parser reads no more of a word)."""
+        if self.md5 not in _LONGEST_WORDS:
+            _LONGEST_WORDS[self.md5] = max(len(word) for word in self.dictionary())
+        return _LONGEST_WORDS[self.md5]
 
     def world_changed(self) -> bool:
         """Whether the last step changed the world: jericho's cleaned diff of the object tree and its special RAM.

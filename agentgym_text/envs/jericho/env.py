@@ -120,8 +120,8 @@ class JerichoEnv(TextEnv):
         self._state = self._game.state(inventory=record is not None)  # as _act reads it
         self._visited = {self._state.location}
         self._max_score = max(1, self._game.max_score())
-        self._cut = max(len(word) for word in self._game.dictionary())
-        commands = [expand_abbreviations(c) for c in self._game.walkthrough()]
+        self._cut = self._game.longest_word()
+        commands = self._game.walkthrough()
         if record is not None:
             skip = set(record["skip"])
             commands = [command for index, command in enumerate(commands) if index not in skip]
