@@ -1,4 +1,4 @@
-"""The heavy families at batch sizes: ScienceWorld, WebArena and Jericho with N envs, three ways.
+"""The heavy families at batch sizes: ScienceWorld, WebArena, Jericho (and BabyAI, a light one) with N envs, three ways.
 
 Ways (``--ways``):
 - ``async``: gymnasium's async vector env, one worker process per env;
@@ -53,6 +53,7 @@ FAMILIES = {
     "scienceworld": "AgentBoard/ScienceWorld-v0",
     "webarena": "AgentBoard/WebArena-v0",
     "jericho": "AgentBoard/Jericho-v0",
+    "babyai": "AgentBoard/BabyAI-v0",
 }
 WAYS = ("async", "sync", "runner")
 

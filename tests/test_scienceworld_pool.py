@@ -352,3 +352,44 @@ def test_a_forked_child_leaves_the_pools_jvm_to_the_parent():
         assert obs.startswith("This room is called")
     finally:
         env.close()
+
+
+class _RecordingJvm(gym.Wrapper):
+    """Notes the JVM each reset played on."""
+
+    def __init__(self, env: gym.Env, pids: list, lock: threading.Lock):
+        super().__init__(env)
+        self._pids, self._lock = pids, lock
+
+    def reset(self, **kwargs):
+        result = self.env.reset(**kwargs)
+        with self._lock:
+            self._pids.append(self.env.unwrapped.jvm_pid)
+        return result
+
+
+def test_the_runners_slots_share_one_jvm_and_play_as_a_lone_slot_does(tmp_path):
+    """The runner's thread slots take ScienceWorld's ``threads_share`` (``jvm="shared"``): three slots, one JVM, and
+    the same files as one slot in a JVM of its own."""
+    from agentgym_text.agents.expert import ExpertAgent
+    from agentgym_text.eval import EvalConfig, run_eval
+    from agentgym_text.eval.store import read_jsonl
+
+    pids: list[int] = []
+    lock = threading.Lock()
+
+    class Recording(ExpertAgent):
+        def env_wrappers(self):
+            return [lambda env: _RecordingJvm(env, pids, lock)]
+
+    config = dict(envs=[ENV_ID], tasks="3", max_steps=6, progress_bar=False)
+    run_eval(Recording(), EvalConfig(num_envs=3, **config), tmp_path / "three")
+    assert len(pids) == 3 and len(set(pids)) == 1
+    run_eval(ExpertAgent(), EvalConfig(num_envs=1, **config), tmp_path / "one")
+
+    def rows(folder: str, name: str) -> list[dict]:
+        found = [{k: v for k, v in row.items() if k != "wall_s"} for row in read_jsonl(tmp_path / folder / name)]
+        return sorted(found, key=lambda row: (row.get("episode", row.get("key")), row.get("step", 0)))
+
+    for name in ("episodes.jsonl", "trajectories.jsonl"):
+        assert rows("three", name) == rows("one", name)

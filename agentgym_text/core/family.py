@@ -13,6 +13,8 @@ family's folder names the family. The fields, in the order a new family fills th
 - ``text_formats``: the texts the family speaks (the first is the default; each has its prompt in
   ``prompt.json``); empty when there is one text and no ``text_format=`` option;
 - ``thread_safe``: several envs may run in threads of one process (established by ``tests/test_thread_safety.py``);
+- ``threads_share``: constructor kwargs the evaluation runner gives envs that play in threads of one process
+  (a kwarg the user sets wins), e.g. ScienceWorld's ``jvm="shared"``: one warm JVM for every slot instead of one each;
 - what it needs: ``requires`` (the pyproject extra), ``programs`` (on PATH), ``setting`` (an environment
   variable), ``depends_on`` (other families it imports);
 - ``outside_data``: the options that read a user's copy of an original's files (``problem_file=``, ...);
@@ -151,6 +153,7 @@ class Family:
     expert_sample: int | None = None
     """How many evenly spread tasks per id the fast suite runs the expert on (None: every task)."""
     whole_replies: bool = False
+    threads_share: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.category not in CATEGORIES:

@@ -14,7 +14,7 @@ import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 from gymnasium.envs.registration import WrapperSpec
@@ -163,6 +163,10 @@ class EnvEntry:
     @property
     def whole_replies(self) -> bool:
         return self.declaration.whole_replies
+
+    @property
+    def threads_share(self) -> Mapping[str, Any]:
+        return self.declaration.threads_share
 
     @property
     def text_formats(self) -> tuple[str, ...]:

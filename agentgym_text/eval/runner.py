@@ -380,6 +380,11 @@ class _Pool:
             )
             for env_id in pending
         }
+        # Envs in this process's threads take what their family shares between threads (ScienceWorld's JVM).
+        self._threads_share = {
+            env_id: dict(entries[env_id].threads_share) if mode == "sync" and self.size > 1 else {}
+            for env_id, mode in self._modes.items()
+        }
         self._wrappers = agent.env_wrappers()
         self.errors: dict[str, str] = {}
         """Env id -> why its evaluation stopped (its env could not be opened, or an episode raised)."""
@@ -437,6 +442,9 @@ class _Pool:
                 if slot.dead:  # its next episode gets a new env
                     self._close(slot, env_id, clock)
                     slot = None
+        except BaseException:  # an interruption: no slot takes another episode (not only once run() sees it)
+            self.queue.stop()
+            raise
         finally:
             if slot is not None:
                 self._close(slot, env_id, clock)
@@ -452,7 +460,7 @@ class _Pool:
                 max_steps=_max_steps(self.agent, self.config, env_id),
                 wrappers=self._wrappers,
                 stop_after_repeats=self.config.stop_after_repeats,
-                env_kwargs=dict(plan.env_kwargs),
+                env_kwargs={**self._threads_share[env_id], **dict(plan.env_kwargs)},
             )
         finally:
             clock.add("setup_s", since)

@@ -42,6 +42,8 @@ FAMILY = Family(
         "variation's world differs",
     ),
     thread_safe=True,  # tests/test_thread_safety.py
+    # the runner's slots share one warm JVM (tests/test_scienceworld_pool.py: episodes play as in JVMs of their own)
+    threads_share={"jvm": "shared"},
     text_formats=("agentboard", "clear"),
     requires="scienceworld",
     heavy=True,
