@@ -43,6 +43,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE] + [str(_HERE.parent)]
 
 import gymnasium as gym  # noqa: E402
+import numpy as np  # noqa: E402
 
 import agentgym_text  # noqa: E402,F401
 from agentgym_text.agents.expert import ExpertAgent  # noqa: E402
@@ -121,27 +122,49 @@ def measure_vector(
     env_id: str, num_envs: int, seconds: float, way: str, kwargs: dict[str, Any], max_steps: int | None = None
 ) -> dict[str, float]:
     """First-reset wall clock, sub-env steps/s and peak memory per env of ``num_envs`` envs in a vector env. The
-    rate counts the expert's choice of each action with the step (as the runner's rate does), and with
-    ``max_steps`` every episode is cut there, as the runner's are."""
+    rate counts the expert's choice of each action with the step (as the runner's rate does), and only the sub-envs
+    that stepped (not the ones the vector env resets in that call); with ``max_steps`` every episode is cut there,
+    as the runner's are. A sync vector env's envs play the tasks in the id's order, as the runner's plan does."""
     rss0, pss0 = memory_tree_mib(os.getpid())
     limit = {} if max_steps is None else {"max_episode_steps": max_steps}
     with PeakMemory() as memory:
         envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode=way, vector_kwargs={}, **kwargs, **limit)
         try:
+            tasks = _TaskCycle(envs) if way == "sync" else None
             start = time.perf_counter()
             envs.reset(seed=list(range(num_envs)))
             first_reset = time.perf_counter() - start
             steps, elapsed = 0, 0.0
+            resetting = np.zeros(num_envs, dtype=bool)
             while elapsed < seconds:
                 start = time.perf_counter()
                 actions = [action or "check valid actions" for action in envs.call("expert_action")]
-                envs.step(actions)
+                _, _, terminated, truncated, _ = envs.step(actions)
                 elapsed += time.perf_counter() - start
-                steps += num_envs
+                steps += int(num_envs - resetting.sum())
+                resetting = terminated | truncated
+                if tasks is not None:
+                    tasks.next_for(resetting)
             memory.sample()
         finally:
             envs.close()
     return _row(first_reset, steps / elapsed, memory.peak, (rss0, pss0), num_envs)
+
+
+class _TaskCycle:
+    """Gives a sync vector env's sub-envs the id's tasks in order: one each at the first reset, then the next one to
+    each env whose episode ended (its reset comes with the next step)."""
+
+    def __init__(self, envs: gym.vector.VectorEnv) -> None:
+        self.envs = [env.unwrapped for env in envs.envs]
+        self.task_ids = list(self.envs[0].task_ids)
+        self.count = 0
+        self.next_for(np.ones(len(self.envs), dtype=bool))
+
+    def next_for(self, ended: np.ndarray) -> None:
+        for index in np.flatnonzero(ended):
+            self.envs[index].next_task_id = self.task_ids[self.count % len(self.task_ids)]
+            self.count += 1
 
 
 def _run_expert(env_id: str, num_envs: int, episodes: int, max_steps: int, kwargs: dict[str, Any]) -> tuple[int, float]:
