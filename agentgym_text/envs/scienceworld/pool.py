@@ -299,11 +299,17 @@ _DEFAULT: list[JvmPool] = []
 _DEFAULT_LOCK = threading.Lock()
 
 
+SHARED_SIMULATORS_PER_JVM = 32
+"""The bound of the process's pool: 64 runner slots on one JVM play at 20.8 steps/s, on two JVMs at 28.6
+(benchmarks/README.md, "ScienceWorld's slots share a JVM"): a JVM runs one call at a time, so a second one lets the
+two cores work while a queue forms, at the cost of a JVM (~250 MiB)."""
+
+
 def default_pool() -> JvmPool:
-    """The process's pool for ``jvm="shared"``: one JVM for every env, however many (no bound per JVM)."""
+    """The process's pool for ``jvm="shared"``: a JVM for every ``SHARED_SIMULATORS_PER_JVM`` envs."""
     with _DEFAULT_LOCK:
         if not _DEFAULT:
-            _DEFAULT.append(JvmPool())
+            _DEFAULT.append(JvmPool(simulators_per_jvm=SHARED_SIMULATORS_PER_JVM))
         return _DEFAULT[0]
 
 
