@@ -40,7 +40,9 @@ def move_message(report: MoveReport | None) -> dict[str, Any] | None:
         },
     }
     if report.passives:
-        message["passive"] = [{"source": pos, "type": name, "isEnemy": side != 0} for side, pos, name in report.passives]
+        message["passive"] = [
+            {"source": pos, "type": name, "isEnemy": side != 0} for side, pos, name in report.passives
+        ]
     return message
 
 
