@@ -26,7 +26,9 @@ Usage (two stages; the second runs v0.2's agent under Python 3.10 with pydantic 
     PYTHONPATH=. .venv/bin/python tests/reference/record_agentbench_card_game.py --record \\
         --git-dir PATH --python /tmp/venv310/bin/python
 
-``PATH`` is a git mirror of THUDM/AgentBench (else ``$AGENTBENCH_GIT_DIR``).
+``PATH`` is a git mirror of THUDM/AgentBench (else ``$AGENTBENCH_GIT_DIR``). ``--real`` (on both stages, with
+``--git-dir``) plays and records on v0.2's own ``en.py`` and ``client.py`` and only prints whether every request was
+equal (nothing is written here: the output would hold AgentBench's texts).
 """
 
 from __future__ import annotations
@@ -131,7 +133,8 @@ def reply(task: int, phase: str, count: int, env: Any) -> str:
     return f'Boost the flame.\n{{"pick_fish": "flame", "action": "active", "target_position": {mate}}}'
 
 
-def export() -> None:
+def export(git_dir: str | None = None) -> None:
+    """Play the games under our protocol (with ``git_dir``: on v0.2's own ``en.py`` and ``client.py``)."""
     sys.path.insert(0, str(ROOT))
     import gymnasium as gym
 
@@ -141,7 +144,11 @@ def export() -> None:
     from tests.support.agentbench_checkout import write_checkout
 
     shutil.rmtree(WORK, ignore_errors=True)
-    protocol = AgentBenchProtocol(write_checkout(WORK / "checkout"))
+    checkout = write_checkout(WORK / "checkout")
+    if git_dir:  # --real: v0.2's own texts, never written into this repository
+        for relative in ("src/server/tasks/card_game/AI/prompt/en.py", "src/server/tasks/card_game/AI/client.py"):
+            (checkout / relative).write_bytes(_show(git_dir, relative))
+    protocol = AgentBenchProtocol(checkout)
     env = gym.make(ENV_ID, **protocol.env_kwargs(ENV_ID)).unwrapped
     episodes = []
     for task in TASKS:
@@ -303,9 +310,14 @@ def _sdk_outputs(stdout: bytes) -> list[dict]:
     return answers
 
 
-def record(git_dir: str, python: str) -> None:
+def record(git_dir: str, python: str, real: bool = False) -> None:
+    """Run v0.2's agent on the exported games; ``real``: on v0.2's own texts, comparing only (nothing written)."""
     sys.path.insert(0, str(ROOT))
     from tests.support.agentbench_checkout import CARD_GAME_CLIENT, CARD_GAME_PROMPTS
+
+    if real:
+        CARD_GAME_PROMPTS = _show(git_dir, "src/server/tasks/card_game/AI/prompt/en.py").decode()  # noqa: N806
+        CARD_GAME_CLIENT = _show(git_dir, "src/server/tasks/card_game/AI/client.py").decode()  # noqa: N806
 
     ai = WORK / "AI"
     shutil.rmtree(ai, ignore_errors=True)
@@ -355,6 +367,9 @@ def record(git_dir: str, python: str) -> None:
                 "fed": episode["views"],
             }
         )
+    if real:
+        differing = sum(r["requests"] != e["ours"] for r, e in zip(recorded, episodes))
+        sys.exit(1 if differing else 0)
     note = (
         f"THUDM/AgentBench {COMMIT} src/server/tasks/card_game/AI/AI_En.py, client.py, the prebuilt SDK and "
         "src/server/task.py (texts: tests/support/agentbench_checkout.py)"
@@ -369,13 +384,14 @@ def main() -> None:
     parser.add_argument("--record", action="store_true")
     parser.add_argument("--git-dir", default=os.environ.get("AGENTBENCH_GIT_DIR"))
     parser.add_argument("--python", default="python3.10", help="a Python 3.10 with pydantic 1, numpy, PyYAML, requests")
+    parser.add_argument("--real", action="store_true", help="v0.2's own texts on both sides; compare, write nothing")
     args = parser.parse_args()
+    if (args.real or args.record) and not args.git_dir:
+        parser.error("name a git mirror of THUDM/AgentBench with --git-dir or $AGENTBENCH_GIT_DIR")
     if args.export:
-        export()
+        export(args.git_dir if args.real else None)
     if args.record:
-        if not args.git_dir:
-            parser.error("name a git mirror of THUDM/AgentBench with --git-dir or $AGENTBENCH_GIT_DIR")
-        record(args.git_dir, args.python)
+        record(args.git_dir, args.python, args.real)
 
 
 if __name__ == "__main__":
