@@ -191,3 +191,19 @@ def test_the_checkout_files_are_read(tmp_path):
         "agentbench_sdk": True,
         "agent_lineup": ["spray", "flame", "eel", "sunfish"],
     }
+
+
+def test_chatenv_speaks_the_same_requests(protocol):
+    """``ChatEnv`` (the trainers' loop): a retry is a step with no env step, and each returned list is v0.2's next."""
+    from agentgym_text.integrations.chat import ChatEnv
+
+    expected = REFERENCE[0]
+    env = ChatEnv(ENV_ID, protocol=protocol)
+    messages, _ = env.reset(options={"task_index": expected["index"]})
+    sent = [messages]
+    for reply in expected["replies"]:
+        messages, _, terminated, truncated, info = env.step(reply)
+        if terminated or truncated:
+            break
+        sent.append(messages)
+    assert sent == expected["requests"] and info["finish_reason"] == "failure"
