@@ -41,8 +41,15 @@ What each field needs and where it comes from here (``AgentBench/CardGame-v0`` m
   (0, counter), so ``'Position: 0': 'Counter'`` is always there;
 - as this engine plays: the figures themselves (this engine's rules, not v0.2's C++ logic: damage, deflection,
   wrong guesses, the opponent; ``envs/cardgame/game.py``), and the agent's lineup (v0.2's agent always picks
-  ``your_fish`` in order: the env is made with ``agent_lineup=your_fish``), moving first every round;
-- assumed: the arrays start zeroed (v0.2 never initialises them; v0.2's prebuilt SDK shows zeros on a fresh start).
+  ``your_fish`` in order: the env is made with ``agent_lineup=your_fish``), moving first every round. ``ATK`` is the
+  damage the skill aims at its first target as v0.2's logic reports it: half the attack for a normal attack, 35% of
+  it for an AOE (v0.2's spray reports the constant 70, which is the same here: a spray's attack never changes);
+- assumed: the arrays start zeroed (v0.2 never initialises them; v0.2's prebuilt SDK shows zeros on a fresh start);
+- not reproduced: a reply without text content is a failed try here (v0.2's server ends the game when its agent
+  returns no content), and v0.2's socket, which may split a long message list and answer it with an empty reply.
+
+When no guess is made while the env is in its guess phase, the env is sent ``PASS``; when the env has no guess phase
+left (no hidden enemy), the guess request is still sent and its reply changes nothing (``Reading.again``).
 
 The texts (``AI/prompt/en.py``'s constants, the okay text of ``AI/client.py``) are read from the checkout.
 """
