@@ -59,7 +59,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -170,7 +170,7 @@ class ActionInfo:
         return shown | ({"SKILL_TYPE": SKILL_NAMES[self.type]} if with_skill else {})
 
 
-def decode(output: str, verify) -> tuple[int, dict | None]:
+def decode(output: str, verify: Callable[[Any], bool]) -> tuple[int, dict | None]:
     """``_decode_guess``/``_decode_move``: (0, the first object ``verify`` accepts) or (1: some object was read,
     2: none, None)."""
     status = 2
