@@ -20,7 +20,9 @@ some thinking, single quotes, replies with no JSON (a retry), unknown types and 
 object after a failing first, the ``"0"`` pick quirk, eel and sunfish actives (the SDK's setter refuses them),
 infight on itself, guesses at revealed fish, and one game given up after five failed tries.
 
-Usage (two stages; the second runs v0.2's agent under Python 3.10 with pydantic 1, numpy, PyYAML and requests)::
+Usage (two stages; the second runs v0.2's agent under Python 3.10, the SDK's build, with pydantic 1, numpy, PyYAML
+and requests: ``python3.10 -m venv /tmp/venv310 && /tmp/venv310/bin/pip install "pydantic<2" numpy PyYAML
+requests``)::
 
     PYTHONPATH=. .venv/bin/python tests/reference/record_agentbench_card_game.py --export
     PYTHONPATH=. .venv/bin/python tests/reference/record_agentbench_card_game.py --record \\
