@@ -31,6 +31,8 @@ IDS = {
     "src/server/tasks/mind2web/dataloader.py": "AgentBench/WebBrowsing-v0",
     "configs/tasks/mind2web.yaml": "AgentBench/WebBrowsing-v0",
     "data/mind2web/prompt/examples.json": "AgentBench/WebBrowsing-v0",
+    "src/server/tasks/card_game/AI/prompt/en.py": "AgentBench/CardGame-v0",
+    "src/server/tasks/card_game/AI/client.py": "AgentBench/CardGame-v0",
 }
 CUT = json.loads((Path(__file__).parent / "reference" / "agentbench_filter_messages.json").read_text())["cases"]
 

@@ -65,3 +65,13 @@ def test_ltp_through_the_runner(tmp_path):
         )
     assert code == 0 and seen[: len(expected["requests"])] == expected["requests"]
     assert len(seen) == len(expected["requests"]) + 1  # the empty reply's request
+
+
+def test_card_game_through_the_runner(tmp_path):
+    """Retries are requests of one step (the protocol asks again); the env gets the protocol's options."""
+    code, seen, expected = _eval(tmp_path, "card_game", "AgentBench/CardGame-v0", [])
+    assert code == 0 and seen == expected["requests"]
+    rows = [json.loads(line) for line in (tmp_path / "run" / "trajectories.jsonl").read_text().splitlines()]
+    assert len(rows) == len(expected["fed"]) - 1  # one row per env step, the retries inside them
+    assert all(row["valid"] and json.loads(row["action"]) for row in rows)
+    assert rows[0]["model_observation"].startswith("\nThe board now:")  # the stand-in's action prompt

@@ -290,3 +290,46 @@ def test_dcg_score_is_agentbench_reward_for_the_game_so_far():
     assert scores == sorted(scores) and 0.0 < scores[0] and info["success"] and scores[-1] == pytest.approx(1.0)
     obs, _, _, _, info = env.step("I attack!")  # a refused step: the family adds nothing to the info
     assert "dcg_score" not in info or env.episode_over
+
+
+# ---- what AgentBench's logic reports (agentbench_sdk=True) ------------------------------------------
+def test_move_reports_name_the_targets_aims_and_passives_the_events_show():
+    game = game_of(AGENT, ["eel", "spray", "sunfish", "flame"])
+    game.teams[1][3].hp = 130  # below 30% after the next hit: the counter fires
+    apply_move(game, 0, Move(0, "active", 2))
+    report = game.last_moves[0]
+    assert (report.actor, report.skill) == (0, "aoe")
+    assert report.targets == tuple((1, pos, 70) for pos in range(4))
+    triggered = [e for e in game.events if " passive Counter:" in e or " passive Deflect: kept" in e]
+    shown = [(1, int(e.split()[2]), e.split()[4].rstrip(":").lower()) for e in triggered]
+    assert report.passives == tuple(shown) and {p[2] for p in shown} == {"deflect", "counter"}
+    apply_move(game, 1, Move(1, "normal", 3))
+    assert game.last_moves[1].targets == ((0, 3, 100),) and game.last_moves[0] is report
+    apply_move(game, 0, Move(1, "active", 3))
+    assert (game.last_moves[0].skill, game.last_moves[0].targets, game.last_moves[0].passives) == (
+        "infight",
+        ((0, 3, 75),),
+        (),
+    )
+
+
+def test_the_sdk_view_follows_the_game_and_leaves_the_text_alone():
+    env = CardGameEnv(agentbench_sdk=True, agent_lineup=["sunfish", "eel", "flame", "spray"])
+    plain = CardGameEnv()
+    _, info = env.reset(options={"task_index": 0})
+    plain.reset(options={"task_index": 0})
+    assert info["aquawar"]["GameInfo"]["MyFish"] == [4, 3, 2, 1] and info["aquawar"]["MyAction"] is None
+    while not env.episode_over:
+        action = env.expert_action()
+        _, _, _, _, info = env.step(action)
+        view, game = info["aquawar"], env.match.game
+        assert view["phase"] == env.match.phase
+        assert view["GameInfo"]["EnemyHP"] == [f.hp for f in game.teams[1]]
+        assert [i != -1 for i in view["GameInfo"]["EnemyFish"]] == [f.revealed for f in game.teams[1]]
+        assert [i < 0 for i in view["GameInfo"]["MyFish"]] == [f.revealed for f in game.teams[0]]
+        if "guess_type" in json.loads(action):
+            assert view["AssertReply"] == {"AssertResult": env.match.last_guess_right}
+        else:
+            assert view["AssertReply"] is None and view["MyAction"]["ActionFish"] == game.last_moves[0].actor
+    with pytest.raises(ValueError, match="agent_lineup"):
+        CardGameEnv(agent_lineup=["spray", "spray", "eel", "sunfish"])

@@ -28,8 +28,9 @@ __all__ = ["LLMAgent", "AgentUnavailable", "is_context_error", "RETRY_STATUS"]
 
 logger = logging.getLogger(__name__)
 
-MAX_REQUESTS_PER_STEP = 8
-"""Requests in one step when the protocol keeps asking (ReAct thoughts); the step then has no action."""
+MAX_REQUESTS_PER_STEP = 10
+"""Requests in one step when the protocol keeps asking (ReAct thoughts; AgentBench's card game: five guess tries and
+five action tries when no guess phase is left); beyond it the step has no action."""
 CONTEXT_LIMIT = FinishReason.CONTEXT_LIMIT.value
 
 RETRY_STATUS = frozenset({408, 409, 429})

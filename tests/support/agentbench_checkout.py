@@ -24,6 +24,8 @@ __all__ = [
     "MIND2WEB_LOADER",
     "MIND2WEB_CONFIG",
     "MIND2WEB_PROMPT",
+    "CARD_GAME_PROMPTS",
+    "CARD_GAME_CLIENT",
 ]
 
 DB = '''import re
@@ -433,6 +435,136 @@ MIND2WEB_PROMPT = [
     {"role": "user", "content": ""},
 ]
 
+CARD_GAME_PROMPTS = r"""import json
+
+fish_description = {
+    "spray": {
+        "passive": r"Counter: hits back for 30 when a teammate falls under 30% health. ",
+        "active": r"AOE: strikes every enemy for 35% of its attack.",
+    },
+    "flame": {
+        "passive": r"Counter: hits back for 30 when a teammate falls under 30% health. ",
+        "active": r"Infight: hurts a live teammate for 75 and gains 140 attack (never itself). ",
+    },
+    "eel": {
+        "passive": r"Deflect: passes 70% of a hit to teammates, keeps 30%; +40 attack per 200 damage taken. ",
+        "active": r"AOE: strikes every enemy for 35% of its attack.",
+    },
+    "sunfish": {
+        "passive": r"Deflect: passes 70% of a hit to teammates, keeps 30%; +40 attack per 200 damage taken. ",
+        "active": r"Infight: hurts a live teammate for 75 and gains 140 attack (never itself). ",
+    },
+}
+
+target_friend = ["flame", "eel", "mobula", "octopus"]
+
+action_format = {
+    "pick_fish": "the name of one of your live fish",
+    "action": "normal or active",
+    "target_position": "a position from 0 to 3",
+}
+
+guess_format = {
+    "guess_type": "the fish type you think it is",
+    "target_position": "the enemy position from 0 to 3",
+}
+
+ACTION_PROMPT = '''Two teams of four fish fight. Each fish has 400 health, 200 attack, an active and a passive skill.
+Each round pick one live fish: its active skill, or a normal attack for half its attack on one enemy.
+Passives fire by themselves.
+%s
+Most fish alive at the end wins.
+
+Your fish:
+%s
+
+The enemy\'s fish:
+%s
+
+Think aloud, then give your move as JSON:
+%s
+
+Always give a move.'''
+
+GUESS_RULE = '''The enemy may guess one of your hidden fish each round; a right guess reveals it and costs each of your fish 50 health.'''
+
+GUESS_PROMPT = '''Two teams of four fish fight. Each fish has health, attack, an active and a passive skill.
+Every fish starts hidden. Each round guess one live enemy fish: a right guess reveals it and costs each enemy fish 50 health.
+Most fish alive at the end wins.
+
+Your fish:
+%s
+
+The enemy\'s fish:
+%s
+
+Think aloud, then give your guess as JSON:
+%s
+
+Always give a guess.'''
+
+your_fish = ["spray", "flame", "eel", "sunfish"]
+
+enemy_fish = ["spray", "flame", "eel", "sunfish"]
+
+
+def get_fish_description(fish):
+    return {name: fish_description[name] for name in fish}
+
+
+your_fish_description = get_fish_description(your_fish)
+enemy_fish_description = get_fish_description(enemy_fish)
+
+ACTION_DESCRIPTION = {
+    1: ACTION_PROMPT % ("", your_fish_description, enemy_fish_description, action_format),
+    2: ACTION_PROMPT % (GUESS_RULE, your_fish_description, enemy_fish_description, action_format),
+}
+
+GUESS_DESCRIPTION = {
+    2: GUESS_PROMPT % (your_fish_description, enemy_fish_description, guess_format),
+}
+
+action_prompt = '''
+The board now:
+%s
+Your last move:
+%s
+The enemy\'s last move:
+%s
+Your move?
+'''
+
+guess_prompt = '''
+Your last guess was right: %s
+Hidden live enemy positions: %s
+The enemy\'s last move: %s
+Passives the enemy showed: %s
+Your guess?
+'''
+"""
+
+CARD_GAME_CLIENT = """import json
+import socket
+
+
+class Client:
+    def __init__(self, port, host="localhost"):
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.socket.connect((host, port))
+
+    def llm_call(self, history, prompt, system):
+        message = []
+        if system:
+            history.append((system, "Fine, let us play by these rules."))
+        for chat in history:
+            message.append({"role": "user", "content": chat[0]})
+            message.append({"role": "agent", "content": chat[1]})
+        message.append({"role": "user", "content": prompt})
+        self.send_message(json.dumps(message))
+        return self.receive_messages()
+"""
+
+
 FILES = {
     "src/server/tasks/dbbench/__init__.py": DB,
     "src/server/tasks/os_interaction/task.py": OS,
@@ -446,6 +578,8 @@ FILES = {
     "configs/tasks/mind2web.yaml": MIND2WEB_CONFIG,
     "data/mind2web/prompt/examples.json": json.dumps(MIND2WEB_PROMPT, indent=1),
     "src/server/tasks/alfworld/prompts/examples.json": json.dumps(ALFWORLD_PROMPTS, indent=1),
+    "src/server/tasks/card_game/AI/prompt/en.py": CARD_GAME_PROMPTS,
+    "src/server/tasks/card_game/AI/client.py": CARD_GAME_CLIENT,
 }
 
 

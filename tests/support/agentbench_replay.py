@@ -9,7 +9,7 @@ from agentgym_text.agents.protocols.agentbench import AgentBenchProtocol
 from agentgym_text.agents.protocols.base import Opening
 from agentgym_text.core.registry import get_entry
 
-INFO_FIELDS = ("sql_result", "os_output", "host_reply", "valid")
+INFO_FIELDS = ("sql_result", "os_output", "host_reply", "valid", "aquawar")
 
 
 def play(protocol: AgentBenchProtocol, env_id: str, env: Any, task_index: int, replies: list[str]) -> dict[str, Any]:
@@ -30,6 +30,8 @@ def play(protocol: AgentBenchProtocol, env_id: str, env: Any, task_index: int, r
         if reading.finish_reason:
             end = reading.finish_reason
             break
+        if reading.again:  # the protocol asks once more before stepping (the card game's tries)
+            continue
         actions.append(reading.action)
         observation, _, terminated, truncated, info = env.step(reading.action or "")
         infos.append({key: info[key] for key in INFO_FIELDS if key in info})

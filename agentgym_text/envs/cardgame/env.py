@@ -8,9 +8,10 @@ from agentgym_text.core.tasks import TaskSpec
 from agentgym_text.core.text_env import Outcome, Start, TextEnv
 from agentgym_text.envs.cardgame.actions import format_guess, format_move, parse_guess, parse_move, read_object
 from agentgym_text.envs.cardgame.expert import expert_input, legal_guesses, legal_moves
-from agentgym_text.envs.cardgame.game import MAX_HP, MAX_ROUNDS, broken_rule
+from agentgym_text.envs.cardgame.game import FISH_TYPES, MAX_HP, MAX_ROUNDS, broken_rule
 from agentgym_text.envs.cardgame.match import PHASE_RULE, Match
 from agentgym_text.envs.cardgame.render import rules_text, turn_text
+from agentgym_text.envs.cardgame.sdk_view import sdk_view
 from agentgym_text.envs.cardgame.tasks import make_tasks
 
 __all__ = ["CardGameEnv"]
@@ -26,6 +27,11 @@ class CardGameEnv(TextEnv):
     The task's own seed drives the opponent; ``reset(seed=...)`` only picks the task. ``split="train"``
     (with ``num_tasks``) gives as many training games as wanted, none of them a test game.
 
+    ``agent_lineup`` (four fish types) puts the agent's fish in that order in every game instead of the task's
+    (AgentBench's agent always picks the same order). ``agentbench_sdk=True`` adds info ``aquawar`` (reset and every
+    step: the game as AgentBench v0.2's logic reports it to its agent, ``sdk_view.sdk_view``) and lets the agent
+    pass its guess with ``{"guess_type": null}``; the observation text is the same either way.
+
     >>> env = CardGameEnv()
     >>> obs, info = env.reset(options={"task_index": 0})
     >>> while not env.episode_over:
@@ -36,19 +42,38 @@ class CardGameEnv(TextEnv):
 
     cheap_admissible_actions = True
 
-    def __init__(self, split: str = "test", num_tasks: int | None = None, expert_depth: int = 1, **kwargs):
+    def __init__(
+        self,
+        split: str = "test",
+        num_tasks: int | None = None,
+        expert_depth: int = 1,
+        agent_lineup: list[str] | None = None,
+        agentbench_sdk: bool = False,
+        **kwargs,
+    ):
         super().__init__(make_tasks(split, num_tasks), **kwargs)
+        if agent_lineup is not None and sorted(agent_lineup) != sorted(FISH_TYPES):
+            raise ValueError(f"agent_lineup is the four fish {FISH_TYPES} in some order, not {agent_lineup}")
         self.expert_depth = expert_depth
+        self.agent_lineup = None if agent_lineup is None else list(agent_lineup)
+        self.agentbench_sdk = agentbench_sdk
         self.match: Match | None = None
 
     def _start(self, task: TaskSpec, seed: int) -> Start:
         params = task.params
-        self.match = Match(list(params["agent_lineup"]), list(params["enemy_lineup"]), int(params["seed"]))
+        lineup = self.agent_lineup or list(params["agent_lineup"])
+        self.match = Match(lineup, list(params["enemy_lineup"]), int(params["seed"]))
         return Start(
             observation=rules_text(MAX_ROUNDS) + "\n\n" + turn_text(self.match),
             goal=task.goal,
-            info={"dcg_score": self._dcg_score()},
+            info=self._sdk_info(),
         )
+
+    def _sdk_info(self) -> dict:
+        info = {"dcg_score": self._dcg_score()}
+        if self.agentbench_sdk:
+            info["aquawar"] = sdk_view(self.match)
+        return info
 
     def _act(self, action: str) -> Outcome:
         match = self.match
@@ -64,12 +89,14 @@ class CardGameEnv(TextEnv):
             raise broken_rule(f"Rule: {PHASE_RULE['guess']}")
         if match.phase == "action" and "pick_fish" not in value:
             raise broken_rule(f"Rule: {PHASE_RULE['action']}")
-        if match.phase == "guess":
+        if match.phase == "guess" and self.agentbench_sdk and value.get("guess_type", "") is None:
+            match.pass_guess()
+        elif match.phase == "guess":
             match.guess(*parse_guess(value))
         else:
             match.act(parse_move(value, self._lineup()))
         observation = turn_text(match)
-        score = {"dcg_score": self._dcg_score()}
+        score = self._sdk_info()
         if match.phase == "over":
             return Outcome(observation, terminated=True, success=match.result == 0, info=score)
         return Outcome(observation, info=score)

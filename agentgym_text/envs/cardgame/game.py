@@ -37,6 +37,7 @@ __all__ = [
     "Fish",
     "Game",
     "Move",
+    "MoveReport",
     "broken_rule",
     "new_game",
     "apply_guess",
@@ -92,6 +93,18 @@ def broken_rule(message: str, reason: InvalidReason = InvalidReason.PRECONDITION
     return ActionError(f"Invalid move: {message}", reason)
 
 
+@dataclass(frozen=True)
+class MoveReport:
+    """What an action showed: the actor's position, the skill ("normalattack", "aoe" or "infight"), each target
+    as (side, position, the damage the skill aims at it) and each passive it triggered as (side, position, name)."""
+
+    side: int
+    actor: int
+    skill: str
+    targets: tuple[tuple[int, int, int], ...]
+    passives: tuple[tuple[int, int, str], ...]
+
+
 @dataclass
 class Game:
     """Both teams (0 = the agent, 1 = the opponent), the round number and the log of the latest events."""
@@ -102,6 +115,8 @@ class Game:
     signals: list[tuple[int, int, str]] = field(default_factory=list)
     """(side, position, skill or passive name) for every skill used and passive triggered, in order: what
     the other side can observe about hidden fish."""
+    last_moves: list[MoveReport | None] = field(default_factory=lambda: [None, None])
+    """Each side's latest action as it was reported (``MoveReport``), None before its first."""
 
     def copy(self) -> Game:
         return Game([[fish.copy() for fish in team] for team in self.teams], self.round, [], [])
@@ -226,6 +241,13 @@ def apply_move(game: Game, side: int, move: Move) -> None:
     team, other = game.teams[side], 1 - side
     actor = team[move.fish]
     who = "You" if side == 0 else "The enemy"
+    first_signal = len(game.signals)
+    if move.action == "normal":
+        skill, targets = "normalattack", ((other, move.target, actor.atk // 2),)
+    elif ACTIVE[actor.kind] == "aoe":
+        skill, targets = "aoe", tuple((other, pos, int(actor.atk * AOE_SHARE)) for pos in game.alive(other))
+    else:
+        skill, targets = "infight", ((side, move.target, INFIGHT_DAMAGE),)
     if move.action == "normal":
         game.events.append(
             f"{who}: {actor.kind if side == 0 or actor.revealed else 'fish ' + str(move.fish)} "
@@ -246,6 +268,8 @@ def apply_move(game: Game, side: int, move: Move) -> None:
         )
         _hurt(game, side, move.target, INFIGHT_DAMAGE)
         actor.atk += INFIGHT_GAIN
+    passives = tuple(s for s in game.signals[first_signal:] if s[2] in ("counter", "deflect"))
+    game.last_moves[side] = MoveReport(side, move.fish, skill, targets, passives)
 
 
 def winner(game: Game, final: bool = False) -> int | None:

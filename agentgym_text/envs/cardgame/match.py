@@ -74,6 +74,14 @@ class Match:
             self.phase = "action"
         return right
 
+    def pass_guess(self) -> None:
+        """The agent lets its guess phase go by (AgentBench's agent does when it finds no guess)."""
+        if self.phase != "guess":
+            raise broken_rule(f"Rule: {PHASE_RULE['action']}")
+        self.log = ["You did not guess"]
+        self.last_guess_right = None
+        self.phase = "action"
+
     def act(self, move: Move) -> None:
         """The agent's action, then the opponent's turn (raises ``ActionError`` when not allowed now)."""
         if self.phase != "action":

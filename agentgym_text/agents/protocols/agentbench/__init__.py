@@ -32,6 +32,7 @@ TASKS: Mapping[str, str] = {
     "webshop": "agentgym_text.agents.protocols.agentbench.webshop:WebShopTask",
     "alfworld": "agentgym_text.agents.protocols.agentbench.alfworld:AlfWorldTask",
     "mind2web": "agentgym_text.agents.protocols.agentbench.mind2web:MindWebTask",
+    "card_game": "agentgym_text.agents.protocols.agentbench.card_game:CardGameTask",
 }
 """AgentBench's task name (``EnvId.agentbench_task``) -> the module here that speaks it (``module:Class``)."""
 
