@@ -75,3 +75,25 @@ def test_card_game_through_the_runner(tmp_path):
     assert len(rows) == len(expected["fed"]) - 1  # one row per env step, the retries inside them
     assert all(row["valid"] and json.loads(row["action"]) for row in rows)
     assert rows[0]["model_observation"].startswith("\nThe board now:")  # the stand-in's action prompt
+
+
+@pytest.mark.parametrize(("population", "solved"), [("1", True), ("2", False)])
+def test_an_update_ended_by_an_unreadable_reply_is_judged_by_the_table(tmp_path, population, solved):
+    """As AgentBench v0.2 hashes a modification item's table however the episode ended, the runner asks the env
+    (``judge_as_ended``) when the protocol ends an episode unanswered."""
+    update = f"UPDATE Cities SET Population = '{population}' WHERE City = 'montreal'"
+    replies = [f"Action: Operation\n```sql\n{update}\n```", "Done."]
+
+    def policy(messages):
+        return "pong" if messages[-1]["content"] == "ping" else replies.pop(0)
+
+    with ScriptedChatServer(policy) as server:
+        code = main(
+            ["eval", "--agent", "openai", "--model", "scripted", "--base-url", server.base_url, "--protocol"]
+            + ["agentbench", "--agentbench-dir", str(write_checkout(tmp_path / "checkout")), "--envs"]
+            + ["AgentBench/DB-v0", "--tasks", "2:3", "--out", str(tmp_path / "run"), "--quiet", "--no-report"]
+            + ["--env-arg", f"task_file={write_items(tmp_path)}"]
+        )
+    (episode,) = [json.loads(line) for line in (tmp_path / "run" / "episodes.jsonl").read_text().splitlines()]
+    assert code == 0 and not replies
+    assert episode["finish_reason"] == "invalid_format" and episode["success"] is solved

@@ -190,3 +190,40 @@ def test_dataset_rows_carry_the_task_file(items):
     rows = tasks("AgentBench/DB-v0", env_kwargs={"task_file": str(items)}, limit=2)
     assert [row["task_id"] for row in rows] == ["dbbench-standard-000", "dbbench-standard-001"]
     assert rows[1]["env_kwargs"] == {"task_file": str(items)} and "Add Nice" in rows[1]["goal"]
+
+
+def test_a_modification_is_judged_by_the_table_however_the_episode_ends(items):
+    """AgentBench v0.2 hashes the table of an INSERT/UPDATE/DELETE item whatever ended its episode, so an episode a
+    protocol ends unanswered is judged too (``judge_as_ended``); a question, or the FC release, is not."""
+    env = DbEnv(task_file=str(items))
+    env.reset(options={"task_index": 2})
+    assert not env.judge_as_ended()
+    env.step(operation("UPDATE Cities SET Population = '1' WHERE City = 'montreal'"))
+    assert env.judge_as_ended()
+    env.reset(options={"task_index": 2})
+    env.step(operation("UPDATE Cities SET Population = '2' WHERE City = 'montreal'"))
+    assert not env.judge_as_ended()
+    env.reset(options={"task_index": 0})
+    env.step(operation("SELECT COUNT(*) FROM Cities"))
+    assert not env.judge_as_ended()
+    fc = DbEnv(task_file=str(items), protocol="fc")
+    fc.reset(options={"task_index": 2})
+    fc.step(operation("UPDATE Cities SET Population = '1' WHERE City = 'montreal'"))
+    assert not fc.judge_as_ended()
+
+
+@pytest.mark.parametrize(("population", "solved"), [("1", True), ("2", False)])
+def test_an_unreadable_last_reply_under_the_agentbench_protocol_is_judged_by_the_table(
+    items, tmp_path, population, solved
+):
+    from agentgym_text.agents.protocols.agentbench import AgentBenchProtocol
+    from agentgym_text.integrations.chat import ChatEnv
+    from tests.support.agentbench_checkout import write_checkout
+
+    chat = ChatEnv("AgentBench/DB-v0", protocol=AgentBenchProtocol(write_checkout(tmp_path)), task_file=str(items))
+    chat.reset(options={"task_index": 2})
+    update = f"UPDATE Cities SET Population = '{population}' WHERE City = 'montreal'"
+    _, _, terminated, _, _ = chat.step(f"Action: Operation\n```sql\n{update}\n```")
+    assert not terminated
+    _, _, terminated, _, info = chat.step("Done, the table is updated.")
+    assert terminated and info["finish_reason"] == "invalid_format" and info["success"] is solved

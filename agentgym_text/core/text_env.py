@@ -265,6 +265,12 @@ class TextEnv(gym.Env[str, str]):
         """The expert's next action from the current state, or None once the episode is over."""
         return None if self._finished else self._expert_action()
 
+    def judge_as_ended(self) -> bool:
+        """Whether the task counts as solved when its episode ends here without the agent finishing it (an agent
+        protocol ended it: an unreadable reply, the harness's round limit): False, unless the family's original
+        judges the world as it then stands (AgentBench v0.2's DB modification questions: the table's hash)."""
+        return False
+
     # ---- function tools (core.function_tools): for envs whose actions are function calls -------------
     def tool_functions(self, *, every_task: bool = False) -> list[FunctionTool]:
         """The functions this env offers a model for the current task (``every_task``: for any task of its task

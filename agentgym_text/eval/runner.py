@@ -506,7 +506,8 @@ class _Pool:
                 episode.count_tokens(decision)
                 if decision.finish_reason == FinishReason.AGENT_ERROR.value:
                     self.progress.agent_error(plan.env_id, decision.error, str(getattr(agent, "endpoint", agent.name)))
-                return decision.finish_reason, False
+                    return decision.finish_reason, False
+                return decision.finish_reason, bool(slot.call("judge_as_ended"))
             since = time.perf_counter()
             observation, reward, terminated, truncated, info = slot.step(decision.action)
             clock.add("env_s", since)

@@ -123,7 +123,8 @@ class ChatEnv:
     dialogue instead: an env made from an id gets the protocol's env kwargs, step budget and wrappers; ``reset``
     returns the first request's messages; ``step(message)`` reads the reply's text with ``dialogue.read``, steps
     the env with its action (unless the protocol keeps a thought and asks again, or ends the episode itself:
-    then no env step, and ``info["finish_reason"]`` says why), hands the observation to ``dialogue.observe`` and
+    then no env step, ``info["finish_reason"]`` says why, ``info["success"]`` is the env's ``judge_as_ended()``
+    and ``messages`` the last request with the reply that ended it), hands the observation to ``dialogue.observe`` and
     returns ``(messages, reward, terminated, truncated, info)`` with ``messages`` the next request's whole list,
     which ``self.messages`` also becomes (a protocol may rewrite or cut earlier turns, so it need not only grow).
     """

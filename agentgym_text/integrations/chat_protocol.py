@@ -73,10 +73,12 @@ class ProtocolChat:
         terminated, ``info["finish_reason"]`` the protocol's)."""
         if self.dialogue is None:
             raise RuntimeError("reset() first")
+        answered = [*self.messages(), {"role": "assistant", "content": text}]
         reading = self.dialogue.read(text)
-        if reading.finish_reason:
-            ended = {**info, "finish_reason": reading.finish_reason}
-            return StepResult(self.messages(), 0.0, True, False, ended)
+        if reading.finish_reason:  # no request follows: the conversation ends with the reply that ended it
+            judged = bool(getattr(self.env.unwrapped, "judge_as_ended", lambda: False)())
+            ended = {**info, "finish_reason": reading.finish_reason, "success": judged}
+            return StepResult(answered, 0.0, True, False, ended)
         if reading.again:
             return StepResult(self.messages(), 0.0, False, False, info)
         action = reading.action if reading.action is not None else text

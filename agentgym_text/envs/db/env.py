@@ -220,6 +220,17 @@ class DbEnv(TextEnv):
         text = "Your answer is correct." if right else "Your answer is wrong."
         return Outcome(observation=text, terminated=True, success=right)
 
+    def judge_as_ended(self) -> bool:
+        """AgentBench v0.2 scores an INSERT/UPDATE/DELETE item by the table's hash however its episode ended (no
+        answer, a reply it could not read, the round limit)."""
+        return bool(
+            self.from_file
+            and self._modification
+            and self.protocol == "v0.2"
+            and self._db is not None
+            and self._table_md5() == self._params["answer_md5"]
+        )
+
     def _progress(self) -> Progress:
         if self._answered_right:
             return Progress(now=1.0)
