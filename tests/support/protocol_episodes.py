@@ -3,22 +3,32 @@ compare the messages their framework hands the model with."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from agentgym_text.agents.protocols import AgentProtocol, make_protocol
 from agentgym_text.integrations.chat import ChatEnv
 from tests.support.agentbench_checkout import write_checkout as write_agentbench
-from tests.support.agentboard_checkout import write_checkout as write_agentboard
+from tests.support.agentboard_checkout_web_tools import write_web_tools_checkout as write_agentboard
 
 REPLIES: dict[str, list[str]] = {
-    "AgentBoard/BabyAI-v0": ["Action: turn left", "I will turn.\nAction: turn right", "check valid actions"] * 3,
-    "AgentBoard/AlfWorld-v0": ["Action: look", "inventory", "go to desk 1\nthen open it"] * 3,
-    "AgentBench/KG-v0": ["Action: get_relations(Barack Obama)", "I think.\nAction: get_neighbors(#0, people)"] * 4,
-    "AgentBench/LateralThinking-v0": ["Is the man alive?", "Did he die at sea?", "Was it an accident?"] * 3,
+    "AgentBoard/ToolQuery-v0": [
+        'get_weather_today with Action Input: {"city": "Paris"}',
+        "check_valid_actions with Action Input: {}\nthen more",
+        "bad reply",
+    ]
+    * 3,
+    "AgentBoard/WebShop-v0": ["Action: search[red shoes]", "click[back to search]\nthen buy", "check valid actions"],
+    "AgentBench/KG-v0": ["Action: get_relations(Barack Obama)", "I think.\nAction: get_neighbors(#0, people)"],
+    "AgentBench/LateralThinking-v0": ["Is the man alive?", "Did he die at sea?", "Was it an accident?"],
 }
 """Scripted replies per id: bare actions, "Action: ..." prefixes and multi-line replies."""
+
+
+def reply(env_id: str, turn: int) -> str:
+    """The scripted reply to the ``turn``-th request (0-based) of an episode of ``env_id``, cycling ``REPLIES``."""
+    replies = REPLIES[env_id]
+    return replies[turn % len(replies)]
 
 
 def protocols(root: Path) -> dict[str, AgentProtocol]:
@@ -30,18 +40,17 @@ def protocols(root: Path) -> dict[str, AgentProtocol]:
 
 
 def chat_requests(
-    env_id: str, protocol: AgentProtocol, replies: Sequence[str], *, task_id: str | None = None, seed: int = 0, **kw: Any
+    env_id: str, protocol: AgentProtocol, *, task_id: str | None = None, seed: int = 0, **kw: Any
 ) -> list[list[dict[str, Any]]]:
-    """Every request ``ChatEnv`` under ``protocol`` gives for the episode the ``replies`` play (until it ends)."""
+    """Every request ``ChatEnv`` under ``protocol`` gives for the episode the scripted replies play to its end."""
     chat = ChatEnv(env_id, protocol=protocol, **kw)
     try:
         messages, _ = chat.reset(seed=seed, options={"task_id": task_id} if task_id else None)
         requests = [messages]
-        for reply in replies:
-            messages, _, terminated, truncated, _ = chat.step(reply)
+        while True:
+            messages, _, terminated, truncated, _ = chat.step(reply(env_id, len(requests) - 1))
             if terminated or truncated:
-                break
+                return requests
             requests.append(messages)
-        return requests
     finally:
         chat.close()
