@@ -199,9 +199,7 @@ def play_env(tools: bool = False, protocol: AgentProtocol | str | None = None):
                     record["finish_reason"] = record["finish_reason"] or "inspect_limit"
                     break
                 reply, _, terminated, truncated, info = chat.step(_assistant_dict(state.output.message))
-                record["steps"] += 1
-                record["valid_steps"] += int(bool(info.get("valid")))
-                record["info"] = _info(info)
+                over = _record_step(record, info, terminated, truncated)
                 if reply["role"] == "tool":
                     state.messages.extend(
                         ChatMessageTool(content=str(m["content"]), tool_call_id=m["tool_call_id"])
@@ -209,11 +207,7 @@ def play_env(tools: bool = False, protocol: AgentProtocol | str | None = None):
                     )
                 else:
                     state.messages.append(ChatMessageUser(content=reply["content"]))
-                if terminated or truncated:
-                    reason = info.get("finish_reason") or (
-                        FinishReason.STEP_LIMIT.value if truncated else FinishReason.FAILURE.value
-                    )
-                    record["finish_reason"] = str(reason)
+                if over:
                     break
         finally:
             state.store.set(STORE_KEY, record)
@@ -244,19 +238,25 @@ async def _play_protocol(state: TaskState, generate: Generate, protocol: AgentPr
                 record["finish_reason"] = "inspect_limit"
                 break
             _, _, terminated, truncated, info = chat.step(state.output.message.text)
-            record["steps"] += 1
-            record["valid_steps"] += int(bool(info.get("valid")))
-            record["info"] = _info(info)
-            if terminated or truncated:
-                reason = info.get("finish_reason") or (
-                    FinishReason.STEP_LIMIT.value if truncated else FinishReason.FAILURE.value
-                )
-                record["finish_reason"] = str(reason)
+            if _record_step(record, info, terminated, truncated):
                 break
     finally:
         state.store.set(STORE_KEY, record)
         chat.close()
     return state
+
+
+def _record_step(record: dict[str, Any], info: dict[str, Any], terminated: bool, truncated: bool) -> bool:
+    """Count one played step in the sample's ``record``; whether the episode is over (its finish reason recorded)."""
+    record["steps"] += 1
+    record["valid_steps"] += int(bool(info.get("valid")))
+    record["info"] = _info(info)
+    if terminated or truncated:
+        reason = info.get("finish_reason") or (
+            FinishReason.STEP_LIMIT.value if truncated else FinishReason.FAILURE.value
+        )
+        record["finish_reason"] = str(reason)
+    return bool(terminated or truncated)
 
 
 def _first_new_tool(messages: list[dict[str, Any]]) -> int:
