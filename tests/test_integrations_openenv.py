@@ -502,3 +502,28 @@ def test_under_a_protocol_the_observations_carry_chat_envs_requests(protocol_ser
         assert {len(messages) for messages in seen} == {2} and {s.get("stop") for s in samplings} == {"\n"}
     else:
         assert {(s["temperature"], s["max_tokens"]) for s in samplings} == {(0, 512)}
+
+
+def test_serve_protocol_from_the_command_line_sends_chat_envs_requests(tmp_path):
+    env_id = "AgentBench/LateralThinking-v0"
+    protocol = protocols(tmp_path)["agentbench"]
+    (row,) = tasks(env_id, limit=1)
+    expected = chat_requests(env_id, protocol, task_id=row["task_id"], seed=row["seed"])
+    server = Server(env_id, 2, "--protocol", "agentbench", "--agentbench-dir", str(protocol.checkout))
+    try:
+        with GenericEnvClient(base_url=server.url).sync() as client:
+            result = client.reset(seed=row["seed"], task_id=row["task_id"])
+            seen = [result.observation["messages"]]
+            while not (result := client.step({"message": reply(env_id, len(seen) - 1)})).done:
+                seen.append(result.observation["messages"])
+    finally:
+        server.stop()
+    assert seen == expected
+
+
+def test_serve_with_a_missing_checkout_exits_2_naming_the_folder(tmp_path, capsys):
+    from agentgym_text.cli import main
+
+    missing = tmp_path / "nowhere"
+    code = main(["serve", "--env", "AgentBench/KG-v0", "--protocol", "agentbench", "--agentbench-dir", str(missing)])
+    assert code == 2 and str(missing) in capsys.readouterr().err

@@ -17,7 +17,8 @@ The task API (``/{name}/splits``, ``/num_tasks``, ``/task``, ``/task_range``, ``
 engine (OpenEnv calls them on a fresh instance; the env is made on the first ``reset``). ``/web`` (with
 ``ENABLE_WEB_INTERFACE=true``) draws the observation and offers the help action as a button.
 
-``protocol=`` (``make_app``/``serve`` from Python): every session speaks that agent protocol; the action is the
+``serve --protocol NAME`` (with ``--agentboard-dir`` / ``--agentbench-dir``; ``protocol=`` of ``make_app`` and
+``serve`` from Python): every session speaks that agent protocol; the action is the
 model's whole reply and the observation's ``messages`` the protocol's next request, to send as it is (every protocol
 works, those that rebuild their prompt each step too; ``AgentGymEnvironment``).
 
