@@ -250,3 +250,26 @@ def test_under_a_protocol_the_model_sees_chat_envs_requests(no_network, original
 def test_a_protocol_with_tools_is_refused(originals):
     with pytest.raises(ValueError, match="plain text"):
         agentgym(env_id="AgentBench/KG-v0", limit=1, tools=True, protocol=originals["agentbench"])
+
+
+def test_under_react_a_kept_thought_is_asked_again_and_is_no_step(no_network, tmp_path):
+    from agentgym_text.agents.protocols import make_protocol
+    from tests.support.agentboard_checkout_web_tools import write_web_tools_checkout
+
+    env_id = "AgentBoard/WebShop-v0"
+    protocol = make_protocol("agentboard", style="react", agentboard_dir=str(write_web_tools_checkout(tmp_path / "AB")))
+    replies = ["Think: I should search first.", "Action: search[red shoes]"]
+    seen = []
+
+    def replay(messages, tools, tool_choice, config) -> ModelOutput:
+        seen.append([{"role": m.role, "content": m.text} for m in messages])
+        output = ModelOutput.from_content(model="mockllm", content=replies[(len(seen) - 1) % 2])
+        output.usage = USAGE
+        return output
+
+    (log,) = inspect_eval(agentgym(env_id=env_id, limit=1, protocol=protocol), model=get_model(
+        "mockllm/model", custom_outputs=replay), display="none", log_dir=str(tmp_path / "logs"))  # fmt: skip
+    assert log.status == "success", log.error
+    assert "I should search first." in seen[1][-1]["content"]  # the thought went into the next request
+    steps = log.samples[0].scores["env_score"].metadata["steps"]
+    assert len(seen) == 2 * steps  # every other request was a thought asked again

@@ -25,7 +25,8 @@ entry point; from Python, ``inspect_ai.eval(agentgym(env_id=...), model=...)``.)
   works: before each turn the solver replaces ``state.messages`` with the protocol's whole request (AgentBoard's
   and ours rebuild it every step; AgentBench's only grows) and generates with the protocol's temperature, max tokens
   and stop; a request the original harness would not send (``finish_reason``, e.g. ``context_limit``) ends the
-  sample with that reason. Protocols speak plain text, so ``tools=True`` with a protocol is refused.
+  sample with that reason. A reply the protocol keeps as a thought and asks again (ReAct) is no step of the score's
+  count. Protocols speak plain text, so ``tools=True`` with a protocol is refused.
 - ``env_score()``: the scorer. Value ``{"progress_rate", "success", "grounding_accuracy"}`` (means reported; the
   same rules as ``agentgym_text.eval.run_eval``'s episode rows), answer = the finish reason.
 
@@ -237,7 +238,10 @@ async def _play_protocol(state: TaskState, generate: Generate, protocol: AgentPr
             if state.completed:
                 record["finish_reason"] = "inspect_limit"
                 break
+            before = record["info"].get("step")
             _, _, terminated, truncated, info = chat.step(state.output.message.text)
+            if info.get("step") == before and not (terminated or truncated):
+                continue  # a thought the protocol keeps (ReAct): asked again, no env step
             if _record_step(record, info, terminated, truncated):
                 break
     finally:
