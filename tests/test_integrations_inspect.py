@@ -273,3 +273,24 @@ def test_under_react_a_kept_thought_is_asked_again_and_is_no_step(no_network, tm
     assert "I should search first." in seen[1][-1]["content"]  # the thought went into the next request
     steps = log.samples[0].scores["env_score"].metadata["steps"]
     assert len(seen) == 2 * steps  # every other request was a thought asked again
+
+
+def test_a_protocol_by_name_reads_its_checkout_from_the_setting(no_network, originals, monkeypatch, tmp_path):
+    """``-T protocol=agentbench`` as typed: the checkout comes from ``AGENTGYM_TEXT_AGENTBENCH_DIR``."""
+    env_id = "AgentBench/LateralThinking-v0"
+    monkeypatch.setenv("AGENTGYM_TEXT_AGENTBENCH_DIR", str(originals["agentbench"].checkout))
+    (row,) = tasks(env_id, limit=1)
+    expected = chat_requests(env_id, originals["agentbench"], task_id=row["task_id"], seed=row["seed"])
+    seen = []
+
+    def replay(messages, tools, tool_choice, config) -> ModelOutput:
+        seen.append([{"role": m.role, "content": m.text} for m in messages])
+        output = ModelOutput.from_content(model="mockllm", content=reply(env_id, len(seen) - 1))
+        output.usage = USAGE
+        return output
+
+    task = agentgym(**parse_cli_args([f"env_id={env_id}", "limit=1", "protocol=agentbench"]))
+    (log,) = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=replay), display="none",
+                          log_dir=str(tmp_path))  # fmt: skip
+    assert log.status == "success", log.error
+    assert seen == expected
