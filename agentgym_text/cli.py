@@ -382,6 +382,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             raise UserError(f"{env_id} cannot be served: {status}")
     from agentgym_text.integrations.openenv_server import serve
 
+    protocol = None
+    if args.protocol is not None:
+        from agentgym_text.agents.protocols import make_protocol
+
+        try:  # a missing checkout or an id the protocol does not cover stops here, before the server starts
+            protocol = make_protocol(
+                args.protocol, agentboard_dir=args.agentboard_dir, agentbench_dir=args.agentbench_dir
+            )
+            protocol.check(env_ids)
+        except ValueError as error:  # CheckoutError is one
+            raise UserError(str(error)) from None
     print(f"serving {args.env} on ws://{args.host}:{args.port}/ws (up to {args.max_sessions} sessions)", flush=True)
     try:
         serve(
@@ -392,6 +403,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             idle_timeout=args.idle_timeout,
             size=args.size,
             mix_seed=args.mix_seed,
+            protocol=protocol,
         )
     except MissingDependency as error:
         raise UserError(str(error)) from None
@@ -471,7 +483,37 @@ def build_parser() -> argparse.ArgumentParser:
                 default=None,
                 help="end a session idle this many seconds (its engine is closed)",
             )
+            _add_serve_protocol_arguments(command)
     return parser
+
+
+def _add_checkout_arguments(command: argparse.ArgumentParser) -> None:
+    """``--agentboard-dir`` and ``--agentbench-dir``: the originals' checkouts a protocol reads."""
+    from agentgym_text.agents.protocols import AGENTBENCH_DIR_SETTING, AGENTBOARD_DIR_SETTING
+
+    command.add_argument(
+        "--agentboard-dir",
+        default=None,
+        help=f"with --protocol agentboard: a checkout of hkust-nlp/AgentBoard (default ${AGENTBOARD_DIR_SETTING})",
+    )
+    command.add_argument(
+        "--agentbench-dir",
+        default=None,
+        help=f"with --protocol agentbench: a checkout of THUDM/AgentBench v0.2 (default ${AGENTBENCH_DIR_SETTING})",
+    )
+
+
+def _add_serve_protocol_arguments(command: argparse.ArgumentParser) -> None:
+    from agentgym_text.agents.protocols import PROTOCOLS
+
+    command.add_argument(
+        "--protocol",
+        choices=PROTOCOLS,
+        default=None,
+        help="an agent protocol: the action is the model's whole reply, the observation's 'messages' the protocol's "
+        "next request (default: none, the env's own text)",
+    )
+    _add_checkout_arguments(command)
 
 
 def _add_slot_arguments(command: argparse.ArgumentParser, vector_mode_help: str) -> None:
@@ -481,7 +523,7 @@ def _add_slot_arguments(command: argparse.ArgumentParser, vector_mode_help: str)
 
 def _add_demos_arguments(command: argparse.ArgumentParser) -> None:
     from agentgym_text.agents.prompts import STYLES
-    from agentgym_text.agents.protocols import AGENTBENCH_DIR_SETTING, AGENTBOARD_DIR_SETTING, PROTOCOLS
+    from agentgym_text.agents.protocols import PROTOCOLS
 
     command.add_argument("--envs", default=None, help="comma-separated env ids (default: the ids of --mix)")
     command.add_argument(
@@ -520,16 +562,7 @@ def _add_demos_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument("--all-episodes", action="store_true", help="also write the episodes the expert did not solve")
     command.add_argument("--seed", type=int, default=0, help="seed of the detours (default 0)")
     _add_slot_arguments(command, "each env in this process (sync) or in a worker process (async)")
-    command.add_argument(
-        "--agentboard-dir",
-        default=None,
-        help=f"with --protocol agentboard: a checkout of hkust-nlp/AgentBoard (default ${AGENTBOARD_DIR_SETTING})",
-    )
-    command.add_argument(
-        "--agentbench-dir",
-        default=None,
-        help=f"with --protocol agentbench: a checkout of THUDM/AgentBench v0.2 (default ${AGENTBENCH_DIR_SETTING})",
-    )
+    _add_checkout_arguments(command)
     command.add_argument("--quiet", action="store_true", help="no progress bar")
 
 

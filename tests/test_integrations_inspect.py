@@ -20,6 +20,7 @@ from agentgym_text.integrations.datasets import tasks  # noqa: E402
 from agentgym_text.integrations.inspect import agentgym  # noqa: E402
 from agentgym_text.testing.chat_server import ScriptedChatServer  # noqa: E402
 from tests.support.integrations_script import ENV_ID, chat_policy, run_eval_rows, scripted_action  # noqa: E402
+from tests.support.protocol_episodes import REPLIES, chat_requests, protocols, reply  # noqa: E402
 
 MAX_STEPS = 7
 TASKS = 5
@@ -209,3 +210,87 @@ def test_the_log_viewer_opens_our_log_offline_in_headless_chromium(tmp_path):
     assert refused == []
     assert "mastermind-002" in text and "success" in text and "step_limit" in text and "progress_rate" in text
     assert (tmp_path / "inspect-viewer.png").stat().st_size > 10_000
+
+
+# ---- under an agent protocol ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def originals(tmp_path_factory):
+    return protocols(tmp_path_factory.mktemp("checkouts"))
+
+
+@pytest.mark.parametrize("env_id", list(REPLIES))
+def test_under_a_protocol_the_model_sees_chat_envs_requests(no_network, originals, tmp_path, env_id):
+    protocol = originals[env_id.split("/")[0].lower()]
+    (row,) = tasks(env_id, limit=1)
+    expected = chat_requests(env_id, protocol, task_id=row["task_id"], seed=row["seed"])
+    seen, configs = [], []
+
+    def replay(messages, tools, tool_choice, config) -> ModelOutput:
+        seen.append([{"role": m.role, "content": m.text} for m in messages])
+        configs.append(config)
+        output = ModelOutput.from_content(model="mockllm", content=reply(env_id, len(seen) - 1))
+        output.usage = USAGE
+        return output
+
+    model = get_model("mockllm/model", custom_outputs=replay)
+    (log,) = inspect_eval(agentgym(env_id=env_id, limit=1, protocol=protocol), model=model, display="none",
+                          log_dir=str(tmp_path))  # fmt: skip
+    assert log.status == "success", log.error
+    assert seen == expected and len(seen) > 8
+    (sample,) = log.samples
+    assert sample.scores["env_score"].metadata["steps"] == len(seen)
+    if env_id.startswith("AgentBoard/"):
+        assert {tuple(c.stop_seqs or ()) for c in configs} == {("\n",)} and {c.temperature for c in configs} == {0}
+    else:
+        assert {(c.temperature, c.max_tokens) for c in configs} == {(0, 512)}
+
+
+def test_a_protocol_with_tools_is_refused(originals):
+    with pytest.raises(ValueError, match="plain text"):
+        agentgym(env_id="AgentBench/KG-v0", limit=1, tools=True, protocol=originals["agentbench"])
+
+
+def test_under_react_a_kept_thought_is_asked_again_and_is_no_step(no_network, tmp_path):
+    from agentgym_text.agents.protocols import make_protocol
+    from tests.support.agentboard_checkout_web_tools import write_web_tools_checkout
+
+    env_id = "AgentBoard/WebShop-v0"
+    protocol = make_protocol("agentboard", style="react", agentboard_dir=str(write_web_tools_checkout(tmp_path / "AB")))
+    replies = ["Think: I should search first.", "Action: search[red shoes]"]
+    seen = []
+
+    def replay(messages, tools, tool_choice, config) -> ModelOutput:
+        seen.append([{"role": m.role, "content": m.text} for m in messages])
+        output = ModelOutput.from_content(model="mockllm", content=replies[(len(seen) - 1) % 2])
+        output.usage = USAGE
+        return output
+
+    (log,) = inspect_eval(agentgym(env_id=env_id, limit=1, protocol=protocol), model=get_model(
+        "mockllm/model", custom_outputs=replay), display="none", log_dir=str(tmp_path / "logs"))  # fmt: skip
+    assert log.status == "success", log.error
+    assert "I should search first." in seen[1][-1]["content"]  # the thought went into the next request
+    steps = log.samples[0].scores["env_score"].metadata["steps"]
+    assert len(seen) == 2 * steps  # every other request was a thought asked again
+
+
+def test_a_protocol_by_name_reads_its_checkout_from_the_setting(no_network, originals, monkeypatch, tmp_path):
+    """``-T protocol=agentbench`` as typed: the checkout comes from ``AGENTGYM_TEXT_AGENTBENCH_DIR``."""
+    env_id = "AgentBench/LateralThinking-v0"
+    monkeypatch.setenv("AGENTGYM_TEXT_AGENTBENCH_DIR", str(originals["agentbench"].checkout))
+    (row,) = tasks(env_id, limit=1)
+    expected = chat_requests(env_id, originals["agentbench"], task_id=row["task_id"], seed=row["seed"])
+    seen = []
+
+    def replay(messages, tools, tool_choice, config) -> ModelOutput:
+        seen.append([{"role": m.role, "content": m.text} for m in messages])
+        output = ModelOutput.from_content(model="mockllm", content=reply(env_id, len(seen) - 1))
+        output.usage = USAGE
+        return output
+
+    task = agentgym(**parse_cli_args([f"env_id={env_id}", "limit=1", "protocol=agentbench"]))
+    (log,) = inspect_eval(task, model=get_model("mockllm/model", custom_outputs=replay), display="none",
+                          log_dir=str(tmp_path))  # fmt: skip
+    assert log.status == "success", log.error
+    assert seen == expected

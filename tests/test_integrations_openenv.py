@@ -26,6 +26,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 import agentgym_text  # noqa: E402
 from agentgym_text.core.registry import extra_installed  # noqa: E402
 from agentgym_text.integrations.datasets import tasks, train_splits  # noqa: E402
+from tests.support.protocol_episodes import REPLIES, chat_requests, protocols, reply  # noqa: E402
 
 
 def _distribution(name: str) -> str | None:
@@ -441,3 +442,88 @@ def test_a_mixture_of_ids_with_training_splits_serves_train_rows_with_their_own_
         assert env.env.spec.id == row["env_id"] and env.env.spec.kwargs == {**env.env.spec.kwargs, **row["env_kwargs"]}
         assert observation.task_id == row["task_id"] and observation.text == row["first_observation"]
     env.close()
+
+
+# ---- under an agent protocol ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def protocol_server(tmp_path_factory):
+    """One in-process server per protocol (a protocol object reaches ``make_app`` from Python only)."""
+    import threading
+
+    import uvicorn
+
+    from agentgym_text.integrations.openenv_server import make_app
+
+    originals = protocols(tmp_path_factory.mktemp("checkouts"))
+    running = []
+
+    def start(env_id: str, name: str) -> str:
+        port = _free_port()
+        app = make_app(env_id, max_sessions=2, protocol=originals[name])
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        running.append((server, thread))
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(f"{url}/health", timeout=1).read()
+                return url
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the in-process server did not come up")
+
+    yield originals, start
+    for server, thread in running:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.mark.parametrize("env_id", list(REPLIES))
+def test_under_a_protocol_the_observations_carry_chat_envs_requests(protocol_server, env_id):
+    originals, start = protocol_server
+    name = env_id.split("/")[0].lower()
+    (row,) = tasks(env_id, limit=1)
+    expected = chat_requests(env_id, originals[name], task_id=row["task_id"], seed=row["seed"])
+    with GenericEnvClient(base_url=start(env_id, name)).sync() as client:
+        result = client.reset(seed=row["seed"], task_id=row["task_id"])
+        seen, samplings = [result.observation["messages"]], [result.observation["sampling"]]
+        while True:
+            result = client.step({"message": reply(env_id, len(seen) - 1)})
+            if result.done:
+                break
+            seen.append(result.observation["messages"])
+            samplings.append(result.observation["sampling"])
+            assert result.observation["text"] == seen[-1][-1]["content"]
+    assert seen == expected and len(seen) > 8
+    if name == "agentboard":  # a new [system, user] pair every step: the client sends the list as it comes
+        assert {len(messages) for messages in seen} == {2} and {s.get("stop") for s in samplings} == {"\n"}
+    else:
+        assert {(s["temperature"], s["max_tokens"]) for s in samplings} == {(0, 512)}
+
+
+def test_serve_protocol_from_the_command_line_sends_chat_envs_requests(tmp_path):
+    env_id = "AgentBench/LateralThinking-v0"
+    protocol = protocols(tmp_path)["agentbench"]
+    (row,) = tasks(env_id, limit=1)
+    expected = chat_requests(env_id, protocol, task_id=row["task_id"], seed=row["seed"])
+    server = Server(env_id, 2, "--protocol", "agentbench", "--agentbench-dir", str(protocol.checkout))
+    try:
+        with GenericEnvClient(base_url=server.url).sync() as client:
+            result = client.reset(seed=row["seed"], task_id=row["task_id"])
+            seen = [result.observation["messages"]]
+            while not (result := client.step({"message": reply(env_id, len(seen) - 1)})).done:
+                seen.append(result.observation["messages"])
+    finally:
+        server.stop()
+    assert seen == expected
+
+
+def test_serve_with_a_missing_checkout_exits_2_naming_the_folder(tmp_path, capsys):
+    from agentgym_text.cli import main
+
+    missing = tmp_path / "nowhere"
+    code = main(["serve", "--env", "AgentBench/KG-v0", "--protocol", "agentbench", "--agentbench-dir", str(missing)])
+    assert code == 2 and str(missing) in capsys.readouterr().err

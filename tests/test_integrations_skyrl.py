@@ -7,6 +7,8 @@ skyrl_gym = pytest.importorskip("skyrl_gym", reason="needs the skyrl extra (make
 
 from agentgym_text.integrations.chat import ChatEnv  # noqa: E402
 from agentgym_text.integrations.skyrl import GENERIC_ENV_CLASS, register_envs, skyrl_rows  # noqa: E402
+from agentgym_text.integrations.skyrl_env import AgentGymTextEnv  # noqa: E402
+from tests.support.protocol_episodes import REPLIES, chat_requests, protocols, reply  # noqa: E402
 
 IDS = ["AgentQuest/Mastermind-v0", "AgentBoard/ToolQuery-v0", "AgentBench/DB-v0"]
 
@@ -83,3 +85,40 @@ def test_a_two_id_mixture_makes_each_rows_env_from_its_own_id():
     other = next(row for row in rows if row["env_id"] != "AgentQuest/Mastermind-v0")
     with pytest.raises(ValueError, match="reached the env class of AgentQuest/Mastermind-v0"):
         skyrl_gym.make("AgentQuest/Mastermind-v0", env_config={}, extras=other)
+
+
+# ---- under an agent protocol ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def originals(tmp_path_factory):
+    return protocols(tmp_path_factory.mktemp("checkouts"))
+
+
+@pytest.mark.parametrize("env_id", [env_id for env_id in REPLIES if env_id.startswith("AgentBench/")])
+def test_under_agentbenchs_protocol_the_chat_history_is_chat_envs_requests(originals, env_id):
+    protocol = originals["agentbench"]
+    (row,) = skyrl_rows(env_id, limit=1)
+    expected = chat_requests(env_id, protocol, task_id=row["task_id"], seed=row["seed"])
+    env = AgentGymTextEnv(env_config={}, extras=row, protocol=protocol)
+    history, _ = env.init(row["prompt"])  # SkyRL's generator: the prompt, then each reply and its observations
+    seen = [list(history)]
+    while True:
+        text = reply(env_id, len(seen) - 1)
+        out = env.step(text)
+        if out["done"]:
+            break
+        history = [*history, {"role": "assistant", "content": text}, *out["observations"]]
+        seen.append(list(history))
+    assert seen == expected and len(seen) > 8
+    assert "system" not in {m["role"] for m in history}
+    env.close()
+
+
+@pytest.mark.parametrize("name", ["ours", "agentboard"])
+def test_a_protocol_that_rebuilds_its_requests_is_refused(originals, name):
+    protocol = originals.get(name, name)
+    with pytest.raises(ValueError, match="SkyRL .*'agentbench'"):
+        register_envs(protocol=protocol)
+    with pytest.raises(ValueError, match="SkyRL"):
+        AgentGymTextEnv(env_config={}, extras=skyrl_rows("AgentBoard/WebShop-v0", limit=1)[0], protocol=protocol)

@@ -18,10 +18,12 @@ pytest.importorskip("agentgym_vf", reason="needs integrations/agentgym-vf instal
 
 from agentgym_vf import AgentGymEnv, AgentGymTaskset  # noqa: E402
 
+from agentgym_text.agents.protocols import AGENTBENCH_DIR_SETTING  # noqa: E402
 from agentgym_text.integrations.chat import ChatEnv  # noqa: E402
 from agentgym_text.integrations.datasets import tasks  # noqa: E402
 from agentgym_text.testing.chat_server import ScriptedChatServer  # noqa: E402
 from tests.support.integrations_script import ENV_ID, chat_policy, run_eval_rows  # noqa: E402
+from tests.support.protocol_episodes import REPLIES, chat_requests, protocols, reply  # noqa: E402
 
 MAX_STEPS = 6
 OFFSET, LIMIT = 2, 2  # mastermind-002 (not solved by the script) and mastermind-003 (solved at step 3)
@@ -170,3 +172,38 @@ def test_vf_eval_on_a_loopback_endpoint_matches_run_eval(tmp_path):
     log = guard_log.read_text().splitlines()
     assert [line for line in log if line.startswith("blocked")] == []
     assert sum(line.startswith("loaded") for line in log) >= 2  # the CLI and the chat loop's processes were guarded
+
+
+# ---- under an agent protocol ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("env_id", [env_id for env_id in REPLIES if env_id.startswith("AgentBench/")])
+def test_vf_eval_under_agentbenchs_protocol_sends_chat_envs_requests(tmp_path, monkeypatch, env_id):
+    protocol = protocols(tmp_path)["agentbench"]
+    monkeypatch.setenv(AGENTBENCH_DIR_SETTING, str(protocol.checkout))  # for the CLI's processes too
+    (row,) = tasks(env_id, limit=1)
+    expected = chat_requests(env_id, protocol, task_id=row["task_id"], seed=row["seed"])
+    opening = sum(m["role"] == "assistant" for m in expected[0])  # AgentBench's injected agent turns
+
+    def replay(messages):
+        return reply(env_id, sum(m["role"] == "assistant" for m in messages) - opening)
+
+    with ScriptedChatServer(replay, keep_requests=True) as server:
+        command = [
+            *_v1_eval_command(), "agentgym-vf", "--env.taskset.env-id", env_id, "--env.taskset.limit", "1",
+            "--env.taskset.protocol", "agentbench", "-m", "scripted", "--client.base-url", server.base_url,
+            "--client.api-key-var", "STUB_KEY", "--no-push", "-o", str(tmp_path / "out"),
+        ]  # fmt: skip
+        run = subprocess.run(
+            command, env={**os.environ, "STUB_KEY": "unused"}, capture_output=True, text=True, timeout=600, cwd=tmp_path
+        )
+        sent = [[{"role": m["role"], "content": m["content"]} for m in r["messages"]] for r in server.requests]
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert sent == expected and len(sent) > 8
+
+
+@pytest.mark.parametrize("name", ["ours", "agentboard"])
+def test_a_protocol_that_rebuilds_its_requests_is_refused(name):
+    taskset = vf.load_taskset(_config(env_id="AgentBench/KG-v0", limit=1, protocol=name).taskset)
+    with pytest.raises(ValueError, match="verifiers .*'agentbench'"):
+        list(taskset.load())

@@ -33,7 +33,7 @@ import gymnasium as gym
 
 from agentgym_text.agents.parsing import parse_reply
 from agentgym_text.agents.prompts import load_prompt
-from agentgym_text.agents.protocols import AgentProtocol
+from agentgym_text.agents.protocols import AgentProtocol, Request
 from agentgym_text.core.registry import reads_whole_replies
 from agentgym_text.integrations.chat_protocol import ProtocolChat, make_protocol_env, resolve_protocol
 from agentgym_text.integrations.tool_schemas import action_from_tool_call, tool_schemas
@@ -222,6 +222,12 @@ class ChatEnv:
         self.info = result.info
         self.episode_over = result.terminated or result.truncated
         return copy.deepcopy(result.messages), result.reward, result.terminated, result.truncated, result.info
+
+    @property
+    def request(self) -> Request | None:
+        """Under a protocol, the request to send now (``messages`` with the protocol's temperature, max tokens, stop,
+        and ``finish_reason`` when the original harness would end the episode unsent); None without one."""
+        return None if self._chat is None else self._chat.request()
 
     @property
     def unwrapped(self):

@@ -14,9 +14,17 @@ from typing import Any
 
 import gymnasium as gym
 
-from agentgym_text.agents.protocols import AgentProtocol, Dialogue, Opening, make_protocol
+from agentgym_text.agents.protocols import AgentProtocol, Dialogue, Opening, Request, make_protocol
 
-__all__ = ["ProtocolChat", "resolve_protocol", "make_protocol_env", "StepResult"]
+__all__ = [
+    "ProtocolChat",
+    "resolve_protocol",
+    "make_protocol_env",
+    "StepResult",
+    "APPEND_ONLY_PROTOCOLS",
+    "require_append_only",
+    "new_turns",
+]
 
 
 def resolve_protocol(protocol: AgentProtocol | str) -> AgentProtocol:
@@ -62,10 +70,14 @@ class ProtocolChat:
         self.dialogue = self.protocol.begin(opening)
         return self.messages()
 
-    def messages(self) -> list[dict[str, Any]]:
+    def request(self) -> Request:
+        """The request to send now: its messages, and the sampling settings and early stop the protocol fixes."""
         if self.dialogue is None:
             raise RuntimeError("reset() first")
-        return copy.deepcopy(list(self.dialogue.request().messages))
+        return self.dialogue.request()
+
+    def messages(self) -> list[dict[str, Any]]:
+        return copy.deepcopy(list(self.request().messages))
 
     def answer(self, text: str, info: dict[str, Any]) -> StepResult:
         """Read ``text``; step the env with its action (the raw text when none could be read, so the env answers
@@ -85,3 +97,39 @@ class ProtocolChat:
         observation, reward, terminated, truncated, new_info = self.env.step(action)
         self.dialogue.observe(str(observation), new_info)
         return StepResult(self.messages(), float(reward), bool(terminated), bool(truncated), new_info)
+
+
+APPEND_ONLY_PROTOCOLS = ("agentbench",)
+"""The protocols whose every request is the last one, the model's reply as sent and the turns the env's answer adds
+(AgentBench's session history). ``ours`` and ``agentboard`` rebuild their whole prompt every step."""
+
+
+def require_append_only(protocol: AgentProtocol | str, framework: str) -> None:
+    """``ValueError`` naming ``framework`` when ``protocol`` rebuilds its requests, which a framework that keeps one
+    growing conversation cannot send."""
+    name = protocol if isinstance(protocol, str) else protocol.name
+    if name not in APPEND_ONLY_PROTOCOLS:
+        raise ValueError(
+            f"{framework} keeps one conversation that only grows, and the {name!r} protocol rebuilds its whole request "
+            f"every step: {framework} supports the protocols {', '.join(map(repr, APPEND_ONLY_PROTOCOLS))} "
+            "(or none: this package's prompts)"
+        )
+
+
+def new_turns(
+    sent: list[dict[str, Any]], reply: str, request: list[dict[str, Any]], framework: str
+) -> list[dict[str, Any]]:
+    """The turns ``request`` (the protocol's next messages) adds after ``sent`` (its last request) and the model's
+    ``reply``; ``ValueError`` naming ``framework`` when it does not extend them (the protocol cut or rewrote its
+    history, e.g. AgentBench's ``filter_messages`` once the history outgrows its limit)."""
+    before = [*_turns(sent), {"role": "assistant", "content": reply}]
+    if len(request) <= len(before) or _turns(request[: len(before)]) != before:
+        raise ValueError(
+            f"the protocol's request no longer extends the conversation {framework} keeps (it cut or rewrote earlier "
+            f"turns), so {framework} cannot send it: play this episode with ChatEnv(..., protocol=...) itself"
+        )
+    return copy.deepcopy(request[len(before) :])
+
+
+def _turns(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"role": m.get("role"), "content": m.get("content")} for m in messages]

@@ -18,6 +18,15 @@ entry point; from Python, ``inspect_ai.eval(agentgym(env_id=...), model=...)``.)
   first observation become the messages), then asks the model for a turn and plays its reply until the env ends
   the episode (goal, failure or the step budget) or Inspect's own limits stop the sample. With ``tools=True`` the
   env's actions are offered as tools (Inspect does not run them: the env answers each call).
+- ``protocol=`` (``agentgym(..., protocol="agentboard")``, ``-T protocol=agentbench``; an ``AgentProtocol`` from
+  Python; default none: the prompts above): the model sees exactly the agent protocol's requests, as
+  ``ChatEnv(env_id, protocol=...)`` words them (the protocol's env kwargs, step budget and reply parsing; the
+  checkouts from ``AGENTGYM_TEXT_AGENTBOARD_DIR`` / ``AGENTGYM_TEXT_AGENTBENCH_DIR`` for a name). Every protocol
+  works: before each turn the solver replaces ``state.messages`` with the protocol's whole request (AgentBoard's
+  and ours rebuild it every step; AgentBench's only grows) and generates with the protocol's temperature, max tokens
+  and stop; a request the original harness would not send (``finish_reason``, e.g. ``context_limit``) ends the
+  sample with that reason. A reply the protocol keeps as a thought and asks again (ReAct) is no step of the score's
+  count. Protocols speak plain text, so ``tools=True`` with a protocol is refused.
 - ``env_score()``: the scorer. Value ``{"progress_rate", "success", "grounding_accuracy"}`` (means reported; the
   same rules as ``agentgym_text.eval.run_eval``'s episode rows), answer = the finish reason.
 
@@ -33,11 +42,12 @@ from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ChatMessageAssistant, ChatMessageSystem, ChatMessageTool, ChatMessageUser
+from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageTool, ChatMessageUser
 from inspect_ai.scorer import Score, Target, mean, scorer, stderr
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolParams
 
+from agentgym_text.agents.protocols import AgentProtocol, Request
 from agentgym_text.core.info import FinishReason
 from agentgym_text.integrations.chat import ChatEnv
 from agentgym_text.integrations.datasets import tasks
@@ -88,13 +98,15 @@ def agentgym(
     env_kwargs: dict[str, Any] | str | None = None,
     size: int | None = None,
     mix_seed: int = 0,
+    protocol: AgentProtocol | str | None = None,
 ) -> Task:
     """``env_id``'s ``split`` played to each episode's end and scored by progress, success and grounding.
     ``env_id`` is one id or several with weights (``"ID=W,ID=W"``, a mapping or a list), ``size`` the set's rows
     and ``mix_seed`` its order (``datasets.tasks``).
     ``max_steps`` sets the step budget (``gym.make``'s ``max_episode_steps``; default the task's own);
     ``env_kwargs`` are further ``gym.make`` kwargs (a dict, or JSON from the command line). Both apply to the test
-    split (``datasets.tasks`` refuses kwargs for a train split, whose rows carry their own)."""
+    split (``datasets.tasks`` refuses kwargs for a train split, whose rows carry their own). ``protocol``: the agent
+    protocol whose requests the model sees (the module docstring)."""
     kwargs = json.loads(env_kwargs) if isinstance(env_kwargs, str) else dict(env_kwargs or {})
     if max_steps is not None:
         kwargs["max_episode_steps"] = int(max_steps)
@@ -110,7 +122,7 @@ def agentgym(
             size=size,
             mix_seed=mix_seed,
         ),
-        solver=play_env(tools=tools),
+        solver=play_env(tools=tools, protocol=protocol),
         scorer=env_score(),
         name=f"agentgym-{mixture.name}",
         metadata={"env_id": mixture.spec(), "split": split},
@@ -147,12 +159,29 @@ def _inspect_tools(schemas: list[dict[str, Any]]) -> list[ToolDef]:
     ]
 
 
+def _inspect_messages(messages: list[dict[str, Any]]) -> list[ChatMessage]:
+    """A protocol's request as Inspect messages (its roles: system, user, assistant)."""
+    kinds = {"system": ChatMessageSystem, "user": ChatMessageUser, "assistant": ChatMessageAssistant}
+    return [kinds[m["role"]](content=m["content"]) for m in messages]
+
+
+def _sampling(request: Request) -> dict[str, Any]:
+    """The request's sampling settings the protocol fixes, as Inspect's generate config."""
+    stop = [request.stop] if isinstance(request.stop, str) else request.stop
+    settings = {"temperature": request.temperature, "max_tokens": request.max_tokens, "stop_seqs": stop}
+    return {key: value for key, value in settings.items() if value is not None}
+
+
 @solver
-def play_env(tools: bool = False):
+def play_env(tools: bool = False, protocol: AgentProtocol | str | None = None):
     """Play the sample's episode to the env's end (see the module docstring)."""
+    if protocol is not None and tools:
+        raise ValueError("Inspect's agentgym task: a protocol's requests are plain text; use tools=False with it")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         meta = state.metadata
+        if protocol is not None:
+            return await _play_protocol(state, generate, protocol)
         chat = ChatEnv(meta["env_id"], tools=tools, **dict(meta.get("env_kwargs") or {}))
         record: dict[str, Any] = {"steps": 0, "valid_steps": 0, "finish_reason": None}
         state.store.set(STORE_KEY, record)
@@ -171,9 +200,7 @@ def play_env(tools: bool = False):
                     record["finish_reason"] = record["finish_reason"] or "inspect_limit"
                     break
                 reply, _, terminated, truncated, info = chat.step(_assistant_dict(state.output.message))
-                record["steps"] += 1
-                record["valid_steps"] += int(bool(info.get("valid")))
-                record["info"] = _info(info)
+                over = _record_step(record, info, terminated, truncated)
                 if reply["role"] == "tool":
                     state.messages.extend(
                         ChatMessageTool(content=str(m["content"]), tool_call_id=m["tool_call_id"])
@@ -181,11 +208,7 @@ def play_env(tools: bool = False):
                     )
                 else:
                     state.messages.append(ChatMessageUser(content=reply["content"]))
-                if terminated or truncated:
-                    reason = info.get("finish_reason") or (
-                        FinishReason.STEP_LIMIT.value if truncated else FinishReason.FAILURE.value
-                    )
-                    record["finish_reason"] = str(reason)
+                if over:
                     break
         finally:
             state.store.set(STORE_KEY, record)
@@ -193,6 +216,51 @@ def play_env(tools: bool = False):
         return state
 
     return solve
+
+
+async def _play_protocol(state: TaskState, generate: Generate, protocol: AgentProtocol | str) -> TaskState:
+    """The episode under ``protocol``: each turn, ``state.messages`` becomes the protocol's whole request."""
+    meta = state.metadata
+    chat = ChatEnv(meta["env_id"], protocol=protocol, **dict(meta.get("env_kwargs") or {}))
+    record: dict[str, Any] = {"steps": 0, "valid_steps": 0, "finish_reason": None}
+    state.store.set(STORE_KEY, record)
+    try:
+        _, info = chat.reset(seed=meta.get("seed"), options={"task_id": meta["task_id"]})
+        record.update(info=_info(info))
+        while True:
+            request = chat.request
+            assert request is not None
+            if request.finish_reason:  # the original harness ends the episode here, unsent
+                record["finish_reason"] = request.finish_reason
+                break
+            state.messages = _inspect_messages(request.messages)
+            state = await generate(state, tool_calls="none", **_sampling(request))
+            if state.completed:
+                record["finish_reason"] = "inspect_limit"
+                break
+            before = record["info"].get("step")
+            _, _, terminated, truncated, info = chat.step(state.output.message.text)
+            if info.get("step") == before and not (terminated or truncated):
+                continue  # a thought the protocol keeps (ReAct): asked again, no env step
+            if _record_step(record, info, terminated, truncated):
+                break
+    finally:
+        state.store.set(STORE_KEY, record)
+        chat.close()
+    return state
+
+
+def _record_step(record: dict[str, Any], info: dict[str, Any], terminated: bool, truncated: bool) -> bool:
+    """Count one played step in the sample's ``record``; whether the episode is over (its finish reason recorded)."""
+    record["steps"] += 1
+    record["valid_steps"] += int(bool(info.get("valid")))
+    record["info"] = _info(info)
+    if terminated or truncated:
+        reason = info.get("finish_reason") or (
+            FinishReason.STEP_LIMIT.value if truncated else FinishReason.FAILURE.value
+        )
+        record["finish_reason"] = str(reason)
+    return bool(terminated or truncated)
 
 
 def _first_new_tool(messages: list[dict[str, Any]]) -> int:

@@ -10,6 +10,9 @@ from typing import Any
 import gymnasium as gym
 
 import agentgym_text
+from agentgym_text.agents.protocols import AgentProtocol
+from agentgym_text.integrations.chat import ChatEnv
+from agentgym_text.integrations.chat_protocol import resolve_protocol
 from agentgym_text.integrations.extras import extra_needed
 from agentgym_text.integrations.mixture import EnvIds, parse_mixture
 from agentgym_text.integrations.openenv_tasks import (
@@ -50,6 +53,12 @@ class TextObservation(Observation):
     truncated: bool = False
     step: int = 0
     max_steps: int = 0
+    messages: list[dict[str, Any]] | None = Field(
+        default=None, description="under an agent protocol: its whole next request, to send as it is (else None)"
+    )
+    sampling: dict[str, Any] | None = Field(
+        default=None, description="under an agent protocol: the request's temperature, max_tokens and stop"
+    )
 
 
 class TextEnvState(State):
@@ -63,12 +72,29 @@ class AgentGymEnvironment(Environment[TextAction, TextObservation, TextEnvState]
     """One session's env: ``gym.make(env_id, **env_kwargs)`` behind OpenEnv's ``Environment``, made on first
     use (the task API runs on instances that never reset). ``envs`` may be several ids with weights (a multi-task
     set; ``size`` and ``mix_seed`` as ``datasets.tasks`` takes them): a reset by split and index makes the row's
-    own id's env; a reset without them plays ``env_id=`` (one of the set's ids; default the first)."""
+    own id's env; a reset without them plays ``env_id=`` (one of the set's ids; default the first).
+
+    ``protocol`` (an ``AgentProtocol`` or its name): the session plays ``ChatEnv(env_id, protocol=...)`` (the
+    protocol's env kwargs, step budget and reply parsing): the action is the model's whole reply, and each
+    observation carries the protocol's next request in ``messages`` (the whole list, which the client sends as it
+    is, so every protocol works, also those that rebuild their prompt each step) and its ``sampling``; ``text`` is
+    that request's last message. A request the original harness would not send ends the episode (``done``, its
+    ``finish_reason``). The task API's rows stay this package's (their first observation is not the protocol's)."""
 
     SUPPORTS_CONCURRENT_SESSIONS = True  # each session has its own env instance and engine
 
-    def __init__(self, envs: EnvIds, *, size: int | None = None, mix_seed: int = 0, **env_kwargs: Any):
+    def __init__(
+        self,
+        envs: EnvIds,
+        *,
+        size: int | None = None,
+        mix_seed: int = 0,
+        protocol: AgentProtocol | str | None = None,
+        **env_kwargs: Any,
+    ):
         super().__init__()
+        self.protocol = None if protocol is None else resolve_protocol(protocol)
+        self._chat: ChatEnv | None = None
         self.mixture = parse_mixture(envs)
         self.envs = self.mixture.spec()
         self.size, self.mix_seed = size, mix_seed
@@ -94,7 +120,11 @@ class AgentGymEnvironment(Environment[TextAction, TextObservation, TextEnvState]
                 self._env = None
         self._guard = engine_guard(env_id)
         with self._guard:
-            self._env = gym.make(env_id, **kwargs)
+            if self.protocol is None:
+                self._env = gym.make(env_id, **kwargs)
+            else:
+                self._chat = ChatEnv(env_id, protocol=self.protocol, **kwargs)
+                self._env = self._chat.env
         self.env_id, self._env_made_with = env_id, kwargs
 
     def _observation(self, text: str, info: dict, reward: float | None, terminated: bool, truncated: bool):
@@ -103,6 +133,19 @@ class AgentGymEnvironment(Environment[TextAction, TextObservation, TextEnvState]
         return TextObservation(
             text=text, **fields, reward=reward, done=bool(terminated or truncated), metadata=dict(fields)
         )
+
+    def _request_observation(self, info: dict, reward: float | None, terminated: bool, truncated: bool):
+        """The observation under a protocol: its next request, or the end it calls."""
+        assert self._chat is not None
+        request = self._chat.request
+        assert request is not None
+        if request.finish_reason and not (terminated or truncated):
+            info, terminated = {**info, "finish_reason": request.finish_reason}, True
+        observation = self._observation(str(request.messages[-1]["content"]), info, reward, terminated, truncated)
+        observation.messages = [dict(message) for message in request.messages]
+        sampling = {"temperature": request.temperature, "max_tokens": request.max_tokens, "stop": request.stop}
+        observation.sampling = {key: value for key, value in sampling.items() if value is not None}
+        return observation
 
     def reset(
         self,
@@ -128,18 +171,30 @@ class AgentGymEnvironment(Environment[TextAction, TextObservation, TextEnvState]
         options = {key: value for key, value in (("task_id", task_id), ("task_index", task_index)) if value is not None}
         env = self.env
         with self._guard:
-            text, info = env.reset(seed=seed, options=options or None)
+            if self._chat is None:
+                text, info = env.reset(seed=seed, options=options or None)
+            else:
+                _, info = self._chat.reset(seed=seed, options=options or None)
         self._state = TextEnvState(
             episode_id=episode_id or str(uuid.uuid4()), step_count=0, env_id=self.env_id, task_id=info["task_id"]
         )
+        if self._chat is not None:
+            return self._request_observation(info, None, False, False)
         return self._observation(text, info, None, False, False)
 
     def step(self, action: TextAction, timeout_s: float | None = None, **kwargs: Any) -> TextObservation:
         env = self.env
         with self._guard:
-            text, reward, terminated, truncated, info = env.step(action.message)
+            if self._chat is None:
+                text, reward, terminated, truncated, info = env.step(action.message)
+            else:
+                _, reward, terminated, truncated, info = self._chat.step(action.message)
         self._state.step_count += 1
         self._state.progress_rate = info["progress_rate"]
+        if self._chat is not None:
+            observation = self._request_observation(info, float(reward), terminated, truncated)
+            self._state.done = observation.done
+            return observation
         self._state.done = bool(terminated or truncated)
         return self._observation(text, info, float(reward), terminated, truncated)
 

@@ -17,6 +17,11 @@ The task API (``/{name}/splits``, ``/num_tasks``, ``/task``, ``/task_range``, ``
 engine (OpenEnv calls them on a fresh instance; the env is made on the first ``reset``). ``/web`` (with
 ``ENABLE_WEB_INTERFACE=true``) draws the observation and offers the help action as a button.
 
+``serve --protocol NAME`` (with ``--agentboard-dir`` / ``--agentbench-dir``; ``protocol=`` of ``make_app`` and
+``serve`` from Python): every session speaks that agent protocol; the action is the
+model's whole reply and the observation's ``messages`` the protocol's next request, to send as it is (every protocol
+works, those that rebuild their prompt each step too; ``AgentGymEnvironment``).
+
 A multi-task set (several ids with weights, ``datasets.tasks``'s mixing with ``size`` and ``mix_seed``) is served
 under the ids joined by "+" (``AgentQuest-Mastermind-v0+AgentQuest-Sudoku-v0``): the task API serves the mixed rows
 (each with its ``env_id``; "train" when every id has a training split), ``reset(split=..., index=...)`` makes the
@@ -44,6 +49,8 @@ import inspect
 import logging
 from typing import Any
 
+from agentgym_text.agents.protocols import AgentProtocol
+from agentgym_text.integrations.chat_protocol import resolve_protocol
 from agentgym_text.integrations.mixture import EnvIds
 from agentgym_text.integrations.openenv_tasks import INFO_FIELDS, env_name, task_row, task_splits
 
@@ -78,10 +85,11 @@ def make_app(
     idle_timeout: float | None = None,
     size: int | None = None,
     mix_seed: int = 0,
+    protocol: AgentProtocol | str | None = None,
     **env_kwargs: Any,
 ):
     """The FastAPI app serving ``envs`` (one env id, or several with weights; OpenEnv's ``create_fastapi_app``)
-    under the name ``env_name(envs)``.
+    under the name ``env_name(envs)``; ``protocol``: the agent protocol every session speaks (``AgentGymEnvironment``).
 
     One env per id is made (and closed) first: it checks the ids and kwargs before any client connects, and fills
     the families' task caches once, instead of in every concurrent session's thread at the same time.
@@ -91,7 +99,10 @@ def make_app(
 
     from agentgym_text.integrations.openenv_env import AgentGymEnvironment, TextAction, TextEnvState, TextObservation
 
-    factory = functools.partial(AgentGymEnvironment, envs, size=size, mix_seed=mix_seed, **env_kwargs)
+    protocol = None if protocol is None else resolve_protocol(protocol)  # read once, shared by the sessions
+    factory = functools.partial(
+        AgentGymEnvironment, envs, size=size, mix_seed=mix_seed, protocol=protocol, **env_kwargs
+    )
     first = factory()
     for env_id in first.mixture.env_ids:
         first.reset(env_id=env_id)  # made now: a bad id or kwarg fails here
@@ -121,13 +132,20 @@ def serve(
     idle_timeout: float | None = None,
     size: int | None = None,
     mix_seed: int = 0,
+    protocol: AgentProtocol | str | None = None,
     **env_kwargs: Any,
 ) -> None:
     """Run the server until interrupted (uvicorn)."""
     import uvicorn
 
     app = make_app(
-        envs, max_sessions=max_sessions, idle_timeout=idle_timeout, size=size, mix_seed=mix_seed, **env_kwargs
+        envs,
+        max_sessions=max_sessions,
+        idle_timeout=idle_timeout,
+        size=size,
+        mix_seed=mix_seed,
+        protocol=protocol,
+        **env_kwargs,
     )
     logging.getLogger("uvicorn.error").addFilter(_DropClientGone())
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)

@@ -14,6 +14,13 @@ each row's env from that row's id.
   the env's answer as a user message; ``reward`` is the progress increase, so an episode's rewards sum to its
   progress rate (SkyRL puts each at the end of its turn); ``done`` is the env's end or SkyRL's ``max_turns``;
   ``metadata`` is the step's info (task id, progress, validity, finish reason, success);
+- ``register_envs(protocol="agentbench")``: the model sees AgentBench v0.2's conversation as
+  ``ChatEnv(env_id, protocol=...)`` builds it (its env kwargs, round limit and reply parsing; no system message):
+  ``init`` returns the protocol's first request in place of the row's prompt, ``step`` the turns its next request
+  adds. SkyRL's chat history only grows, so only append-only protocols play (``agentbench``); ``ours`` and
+  ``agentboard``, which rebuild the whole prompt every step, are refused with a ``ValueError``, and so is an
+  AgentBench episode whose history outgrows the session's limit (``filter_messages`` cuts it) when it happens.
+  Sampling settings (AgentBench's temperature 0, 512 tokens) are SkyRL's own to set.
 - ``get_metrics()``: ``progress_rate``, ``success``, ``steps``, ``grounding_accuracy`` (valid steps / steps).
 """
 
@@ -21,6 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentgym_text.agents.protocols import AgentProtocol
+from agentgym_text.integrations.chat_protocol import require_append_only
 from agentgym_text.integrations.datasets import tasks
 from agentgym_text.integrations.mixture import EnvIds
 
@@ -38,18 +47,24 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def register_envs() -> list[str]:
+def register_envs(protocol: AgentProtocol | str | None = None) -> list[str]:
     """Register every env id of the suite, and ``"agentgym"``, with ``skyrl_gym`` (ids already there are left as
-    they are, so calling it again is harmless); returns the ids."""
+    they are, so calling it again is harmless); returns the ids. ``protocol``: an append-only agent protocol the
+    envs speak (the module docstring)."""
     import skyrl_gym
 
     import agentgym_text
     from agentgym_text.integrations.skyrl_env import AgentGymTextEnv
 
+    if protocol is not None:
+        require_append_only(protocol, "SkyRL")
+
     ids = [GENERIC_ENV_CLASS, *(entry.env_id for entry in agentgym_text.list_envs())]
     for env_id in ids:
         if env_id not in skyrl_gym.registry:
-            kwargs = {} if env_id == GENERIC_ENV_CLASS else {"env_id": env_id}
+            kwargs: dict[str, Any] = {} if env_id == GENERIC_ENV_CLASS else {"env_id": env_id}
+            if protocol is not None:
+                kwargs["protocol"] = protocol
             skyrl_gym.register(env_id, entry_point=AgentGymTextEnv, kwargs=kwargs)
     return ids
 

@@ -20,6 +20,13 @@ the env, so each rollout gets its own id's env and only that id's tools. The wei
 - ``get_reward()`` scores the rollout: the episode's progress rate (``reward="progress"``, dense) or success
   (``reward="success"``).
 
+Agent protocols (``protocol=``, as ``ChatEnv(env_id, protocol=...)`` takes them) are refused here, every one of them
+(``ValueError``): TRL's environment loop is tool calling, the model's actions arriving as tool-call arguments and the
+env's answers going back as ``tool`` messages, while a protocol's requests are plain user/assistant text whose replies
+the protocol itself parses, so TRL cannot send them as the protocol words them, not even AgentBench's, which only
+grows. To train on a protocol's messages, drive ``ChatEnv(env_id, protocol=...)`` from a custom rollout, or use the
+SkyRL or verifiers adapters (AgentBench's protocol) or Inspect (every protocol).
+
 ``progress_reward`` / ``success_reward`` are the same scores as reward functions (TRL passes ``environments``).
 
 >>> factory = environment_factory("AgentQuest/Mastermind-v0")
@@ -193,17 +200,24 @@ def _tool_methods(env_id: str, env_kwargs: dict[str, Any]) -> dict[str, Callable
 
 
 def environment_factory(
-    envs: EnvIds, *, reward: str = "progress", **env_kwargs: Any
+    envs: EnvIds, *, reward: str = "progress", protocol: Any = None, **env_kwargs: Any
 ) -> Callable[[], AgentGymToolEnv] | dict[str, Callable[[], AgentGymToolEnv]]:
     """A factory for ``GRPOTrainer(environment_factory=...)``: each call makes one env for one rollout. Several ids
     (a multi-task set) give ``{env_id: factory}``, TRL's multi-environment form (the module docstring).
 
     ``env_kwargs`` go to ``gym.make`` of every id (e.g. ``tool="weather"``, ``max_episode_steps=``); a row's own
     kwargs go over them at ``reset``. The class a factory makes is reachable as ``factory.env_class``;
-    ``factory.env_class.instances`` lists every instance.
+    ``factory.env_class.instances`` lists every instance. ``protocol``: refused (the module docstring says why).
     """
     import agentgym_text  # noqa: F401
 
+    if protocol is not None:
+        name = protocol if isinstance(protocol, str) else getattr(protocol, "name", protocol)
+        raise ValueError(
+            f"TRL's environment_factory plays envs through tool calls and answers with tool messages, so it cannot "
+            f"send the {name!r} protocol's text requests: TRL supports no agent protocol (use ChatEnv(env_id, "
+            "protocol=...) in a custom rollout, or the SkyRL, verifiers or Inspect adapters)"
+        )
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {REWARDS}")
     mixture = parse_mixture(envs)

@@ -14,6 +14,13 @@
   ends the episode (goal, failure, step budget). It records the reward ``progress_rate`` (1.0 on success, else the
   best progress) and the metrics ``success``, ``steps``, ``grounding_accuracy``; ``trace.info`` holds the task id
   and finish reason.
+- ``--env.taskset.protocol agentbench`` (a name; the checkout from ``AGENTGYM_TEXT_AGENTBENCH_DIR``): the model sees
+  AgentBench v0.2's conversation exactly as ``ChatEnv(env_id, protocol=...)`` builds it (its env kwargs, round limit
+  and reply parsing): the task's prompt is the protocol's first request (no system prompt) and each answer the turns
+  its next request adds. verifiers' conversation only grows, so only append-only protocols play (``agentbench``);
+  ``ours`` and ``agentboard``, which rebuild the whole prompt every step, are refused when the taskset loads, and an
+  AgentBench episode whose history outgrows the session's limit (``filter_messages`` cuts it) fails when it happens.
+  Sampling settings (AgentBench's temperature 0, 512 tokens) are the player's (``--env.player.*``).
 - Local by default: the player runs in a subprocess runtime (verifiers' default is a remote Prime sandbox) with
   ``AgentGymHarness``, verifiers' tool-less ``null`` chat loop started with this Python instead of a ``uv``-built
   script environment (which ``uv`` would fetch from PyPI at run time).
@@ -33,6 +40,7 @@ from verifiers.v1.runtimes import SubprocessConfig
 
 from agentgym_text.core.info import FinishReason
 from agentgym_text.integrations.chat import ChatEnv
+from agentgym_text.integrations.chat_protocol import new_turns, require_append_only, resolve_protocol
 from agentgym_text.integrations.datasets import tasks
 
 
@@ -51,6 +59,8 @@ class AgentGymConfig(vf.TasksetConfig):
     """Step budget (``gym.make``'s ``max_episode_steps``); None = each task's own."""
     env_kwargs: dict[str, Any] = {}
     """Further ``gym.make`` kwargs."""
+    protocol: str | None = None
+    """An append-only agent protocol whose messages the model sees ("agentbench"); None: this package's prompts."""
 
 
 class AgentGymData(vf.TaskData):
@@ -58,6 +68,7 @@ class AgentGymData(vf.TaskData):
     env_kwargs: dict[str, Any] = {}
     task_id: str
     seed: int | None = 0
+    protocol: str | None = None
 
 
 class AgentGymTask(vf.Task[AgentGymData, vf.State, vf.TaskConfig]):
@@ -79,20 +90,35 @@ class AgentGymTaskset(vf.Taskset[AgentGymTask, AgentGymConfig]):
             offset=config.offset,
             env_kwargs=kwargs,
         )
+        if config.protocol is not None:
+            require_append_only(config.protocol, "verifiers")
         for index, row in enumerate(rows):
+            prompt, system_prompt = row["first_observation"], row["system_prompt"]
+            if config.protocol is not None:  # the protocol's first request
+                prompt, system_prompt = _first_request(row, config.protocol), None
             yield AgentGymTask(
                 AgentGymData(
                     idx=index,
                     name=row["task_id"],
-                    prompt=row["first_observation"],
-                    system_prompt=row["system_prompt"],
+                    prompt=prompt,
+                    system_prompt=system_prompt,
                     env_id=row["env_id"],
                     env_kwargs=row["env_kwargs"],
                     task_id=row["task_id"],
                     seed=row["seed"],
+                    protocol=config.protocol,
                 ),
                 config.task,
             )
+
+
+def _first_request(row: dict[str, Any], protocol: str) -> list[dict[str, Any]]:
+    chat = ChatEnv(row["env_id"], protocol=protocol, **row["env_kwargs"])
+    try:
+        messages, _ = chat.reset(seed=row["seed"], options={"task_id": row["task_id"]})
+        return messages
+    finally:
+        chat.close()
 
 
 class _ThisPython:
@@ -134,15 +160,17 @@ class AgentGymEnvConfig(vf.EnvConfig):
 class AgentGymEnv(vf.Env[AgentGymEnvConfig]):
     async def run(self, task: AgentGymTask, agents: vf.Agents) -> None:
         data = task.data
-        chat = ChatEnv(data.env_id, **data.env_kwargs)
+        protocol = None if data.protocol is None else resolve_protocol(data.protocol)
+        chat = ChatEnv(data.env_id, protocol=protocol, **data.env_kwargs)
         steps = valid_steps = 0
         reason: str | None = None
         try:
-            _, info = chat.reset(seed=data.seed, options={"task_id": data.task_id})
+            sent, info = chat.reset(seed=data.seed, options={"task_id": data.task_id})
             async with agents.player.interaction(task) as interaction:
                 segment = await interaction.turn()  # the first observation is the task's prompt
                 while not segment.terminated:
-                    reply, _, terminated, truncated, info = chat.step(segment.last_reply or "")
+                    text = segment.last_reply or ""
+                    reply, _, terminated, truncated, info = chat.step(text)
                     steps += 1
                     valid_steps += int(bool(info.get("valid")))
                     if terminated or truncated:
@@ -150,7 +178,11 @@ class AgentGymEnv(vf.Env[AgentGymEnvConfig]):
                             FinishReason.STEP_LIMIT.value if truncated else FinishReason.FAILURE.value
                         )
                         break
-                    segment = await interaction.turn(reply["content"])
+                    if protocol is None:
+                        segment = await interaction.turn(reply["content"])
+                    else:  # reply: the protocol's next request, of which the model gets the new turns
+                        segment = await interaction.turn(new_turns(sent, text, reply, "verifiers"))
+                        sent = reply
             trace = interaction.trace
             success = bool(info.get("success"))
             trace.record_reward("progress_rate", 1.0 if success else float(info.get("progress_rate") or 0.0), 1.0)
