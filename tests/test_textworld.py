@@ -135,11 +135,13 @@ def _shape(task) -> str:
 
 
 def test_training_games_come_from_seeds_no_test_game_is_generated_from():
-    from agentgym_text.envs.textworld.generator import GENERATION_ATTEMPTS
+    from agentgym_text.envs.textworld.generator import GENERATION_ATTEMPTS, generation_seed
     from agentgym_text.envs.textworld.tasks import TRAIN_SEED, training_tasks
 
     def generation_seeds(task_set):  # each game's seed and the retries textworld may need (generator._build)
-        return {task.params["seed"] + attempt * 100_003 for task in task_set for attempt in range(GENERATION_ATTEMPTS)}
+        return {
+            generation_seed(task.params["seed"], attempt) for task in task_set for attempt in range(GENERATION_ATTEMPTS)
+        }
 
     for challenge in CHALLENGES.values():
         train = training_tasks(challenge, 1000)

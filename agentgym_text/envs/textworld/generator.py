@@ -17,13 +17,25 @@ from typing import Any
 
 from agentgym_text.core.cache import build_cached, progress_bar, source_key
 
-__all__ = ["CHALLENGES", "GameFiles", "build_game", "prefetch", "derive_subgoals", "INFOS"]
+__all__ = ["CHALLENGES", "GameFiles", "build_game", "prefetch", "derive_subgoals", "generation_seed", "INFOS"]
 
 CHALLENGES = {"coin": "tw-coin_collector", "treasure": "tw-treasure_hunter", "cooking": "tw-cooking"}
 """Our short challenge names -> textworld's registered challenge names."""
 GENERATION_ATTEMPTS = 50
-"""Derived seeds tried before a game is given up. A hard treasure hunt (level 9) often needs a few: two of the first
-200 training games need 6; a seed that generates at its first attempt gives the same game whatever this bound."""
+"""Layouts tried before a game is given up. A hard treasure hunt (level 9) often needs a few: two of the first 200
+training games need 6; a seed that generates at its first attempt gives the same game whatever this bound."""
+
+
+def generation_seed(seed: int, attempt: int) -> int:
+    """The seed textworld gets for a game's ``attempt``-th layout (0: the game's own seed). The first five are the
+    seed plus multiples of 100,003 (as games have always been built); from the sixth, seeds in a block of 64 of the
+    game's own above 2**31, so no game's retries reach another game's seed or retries (a stride alone would: a test
+    seed plus ten strides is a training seed)."""
+    if attempt < 5:
+        return seed + attempt * 100_003
+    return (2**31 + seed * 64 + attempt) % 2**32
+
+
 INFOS = dict(
     admissible_commands=True,
     policy_commands=True,
@@ -86,11 +98,11 @@ def _build(challenge: str, settings: Mapping[str, Any], seed: int, folder: Path)
 
     make = TW_CHALLENGES[CHALLENGES[challenge]][1]
     for attempt in range(GENERATION_ATTEMPTS):
-        # textworld cannot lay out every quest on every map; it asks for another seed, so a few derived seeds
-        # are tried in a fixed order (the one used is recorded)
-        generation_seed = seed + attempt * 100_003
+        # textworld cannot lay out every quest on every map; it asks for another seed, so derived seeds are tried
+        # in a fixed order (the one used is recorded)
+        used_seed = generation_seed(seed, attempt)
         options = textworld.GameOptions()
-        options.seeds = generation_seed
+        options.seeds = used_seed
         options.path = str(folder / "game.z8")
         options.force_recompile = True
         try:
@@ -101,7 +113,7 @@ def _build(challenge: str, settings: Mapping[str, Any], seed: int, folder: Path)
                 raise
     compile_game(game, options)
     record = derive_subgoals(folder / "game.z8")
-    record["generation_seed"] = generation_seed
+    record["generation_seed"] = used_seed
     (folder / "subgoals.json").write_text(json.dumps(record, indent=1))
 
 

@@ -33,9 +33,9 @@ _COIN = [{"level": level} for level in (1, 2, 3, 5, 8, 10, 101, 103, 105, 110)]
 _TREASURE = [{"level": level} for level in (1, 3, 5, 7, 9, 11, 13, 15, 17, 19)]
 TRAIN_SEED = 1_000_000
 """Training game ``i`` is generated from seed ``TRAIN_SEED + i``. The test games use seeds 1-3, and a game whose
-quest cannot be laid out retries with its seed plus multiples of 100,003 (``generator.GENERATION_ATTEMPTS``; the
-test games need at most 4), so no test game's seed (at most 400,015) is a training game's (1,000,000 and up), and a
-training game's retries (its seed plus multiples of 100,003) are no other training game's seed."""
+quest cannot be laid out retries with derived seeds (``generator.generation_seed``: its seed plus multiples of
+100,003 four times, then seeds of its own above 2**31), so no test game's seed (at most 400,015 in the first five
+tries) is a training game's (1,000,000 and up), and no game's retries are another game's seed."""
 DEFAULT_TRAIN_COUNT = 1000
 _COOKING = [
     {"recipe": 1, "take": 1, "go": 1},
