@@ -69,7 +69,11 @@ def test_every_request_and_env_action_is_agentboards(checkout, episode):
     if episode["env_id"] == "AgentBoard/WebShop-v0":
         # webshop.py executes reset[] first, and asks once more after the last step (a reply it never executes)
         actions = ["reset[]", *actions]
-        requests.append(_sent(dialogue.request()))
+        trailing = dialogue.trailing_request("step_limit")
+        assert trailing is not None and dialogue.trailing_request("success") is None
+        requests.append(_sent(trailing))
+    else:
+        assert dialogue.trailing_request("step_limit") is None
     assert len(requests) == len(recorded)
     for ours, theirs in zip(requests, recorded):
         assert ours == theirs

@@ -76,3 +76,26 @@ def test_agentbench_protocol_run_rows_and_report(tmp_path):
     assert tables["overall"] == tables["columns"][0]["score"] / 13.0
     html = (out / "report.html").read_text()
     assert "AgentBench (Table 2): protocol agentbench" in html and "overall (1 of 8 environments)" in html
+
+
+def test_agentboard_webshop_asks_once_more_after_its_last_step_and_plays_nothing(tmp_path):
+    # AgentBoard's webshop.py asks for a 30th action after the 29th step and drops it: tokens spent, nothing played
+    from tests.support.agentboard_checkout_web_tools import write_web_tools_checkout
+
+    checkout = write_web_tools_checkout(tmp_path / "AgentBoard")
+    code, requests, out = _eval(
+        tmp_path,
+        lambda messages: "search[red shirt]",
+        "--protocol", "agentboard", "--agentboard-dir", str(checkout), "--envs", "AgentBoard/WebShop-v0",
+        "--tasks", "1",
+    )  # fmt: skip
+    assert code in (0, 1)
+    steps = list(read_jsonl(out / "trajectories.jsonl"))
+    (episode,) = list(read_jsonl(out / "episodes.jsonl"))
+    assert episode["finish_reason"] == "step_limit" and len(steps) == 29
+    assert len(requests) == 30
+    last = requests[-1]["messages"][1]["content"]
+    assert last != requests[-2]["messages"][1]["content"]
+    assert steps[-1]["observation"] in last  # it shows the 29th step's answer
+    assert episode["trailing_reply"] == "search[red shirt]"
+    assert episode["prompt_tokens"] > 0 and episode["completion_tokens"] == 30 * steps[0]["completion_tokens"]

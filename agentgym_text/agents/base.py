@@ -84,6 +84,12 @@ class Agent:
     def end_episode(self, turn: Turn) -> None:
         """Called once when an episode ends (for any reason), with its last turn."""
 
+    def trailing_request(self, turn: Turn, finish_reason: str) -> Decision | None:
+        """Called when an episode has ended with ``finish_reason``, before ``end_episode``: the request the agent's
+        protocol still sends then, whose reply nothing plays (AgentBoard's WebShop asks once more after its last
+        step), as a decision carrying its tokens and reply; None when there is none."""
+        return None
+
     def check_envs(self, env_ids: Sequence[str]) -> None:
         """Raise ``ValueError`` naming the env ids this agent cannot play (before anything is played)."""
 

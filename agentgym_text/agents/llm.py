@@ -188,6 +188,14 @@ class LLMAgent(ProtocolAgent):
         seen = dialogue.observe(turn.observation, turn.info)
         return None if seen == turn.info.get("raw_observation", turn.observation) else seen
 
+    def trailing_request(self, turn: Turn, finish_reason: str) -> Decision | None:
+        with self._dialogues_lock:
+            dialogue = self._dialogues.get((turn.slot, turn.episode_key))
+        request = None if dialogue is None else dialogue.trailing_request(finish_reason)
+        if request is None:
+            return None
+        return self._send(request)[0]
+
     def end_episode(self, turn: Turn) -> None:
         with self._dialogues_lock:
             self._dialogues.pop((turn.slot, turn.episode_key), None)

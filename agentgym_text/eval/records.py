@@ -41,6 +41,8 @@ class EpisodeLog:
     total_reward: float = 0.0
     scores: dict[str, float] = field(default_factory=dict)
     """Each score the family reported (``final_scores``), at its latest value."""
+    trailing_reply: str | None = None
+    """The reply to the request the protocol sent after the episode ended (``Agent.trailing_request``), unplayed."""
 
     @property
     def best(self) -> float:
@@ -120,7 +122,7 @@ class EpisodeLog:
             "return": self.total_reward,
             "scores": dict(self.scores),
             "wall_s": round(time.perf_counter() - self.started, 4),
-        }
+        } | ({} if self.trailing_reply is None else {"trailing_reply": self.trailing_reply})
 
 
 def final_scores(info: dict[str, Any]) -> dict[str, float]:

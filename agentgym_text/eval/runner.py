@@ -485,6 +485,12 @@ class _Pool:
             self.agent.begin_episode(_turn(index, episode, {}))
             try:
                 reason, success = self._play_turns(slot, index, episode, clock)
+                since = time.perf_counter()
+                trailing = self.agent.trailing_request(_turn(index, episode, {}), reason)
+                clock.add("agent_s", since)
+                if trailing is not None:
+                    episode.count_tokens(trailing)
+                    episode.trailing_reply = trailing.reply if trailing.reply is not None else ""
             finally:
                 self.agent.end_episode(_turn(index, episode, {}))
         except EngineLost as error:

@@ -88,6 +88,11 @@ class Dialogue:
         """Take the env's answer to the last action; returns the text the model sees for it."""
         raise NotImplementedError
 
+    def trailing_request(self, finish_reason: str) -> Request | None:
+        """A request the original harness still sends after an episode ended with ``finish_reason`` and whose reply
+        it never uses (tokens spent, nothing played); None when it sends none, as most do."""
+        return None
+
 
 class AgentProtocol:
     """A way of talking to a model about an env, made once per run."""

@@ -82,11 +82,14 @@ class AgentBoardTask:
       the episode there, unsent (default: None, no such rule).
 
     Class attributes: ``name`` (the config's ``env:`` key), ``use_parser`` (whether ``run()`` parses replies; every
-    runner but tool.py leaves ``from_config``'s True; tool.py passes the LLM entry's, ``checkout.llm_entry(model)``), ``max_steps`` (the loop's bound), ``agent_class`` (None: the
+    runner but tool.py leaves ``from_config``'s True; tool.py passes the LLM entry's, ``checkout.llm_entry(model)``),
+    ``max_steps`` (the loop's bound), ``asks_after_last_step`` (the loop asks the model once more after the budget's
+    last step and drops the reply: WebShop's), ``agent_class`` (None: the
     run's style picks VanillaAgent or ReactAgent).
     """
 
     name: str = ""
+    asks_after_last_step: bool = False
     use_parser: bool = True
     max_steps: int = 30
     agent_class: str | None = None
@@ -208,6 +211,12 @@ class AgentBoardDialogue(Dialogue):
         if move.finish_reason:
             return Reading(None, finish_reason=move.finish_reason, note=move.note, thought=thought)
         return Reading(move.env_action, note=move.note, thought=thought)
+
+    def trailing_request(self, finish_reason: str) -> Request | None:
+        if not self.task.asks_after_last_step or finish_reason != FinishReason.STEP_LIMIT.value:
+            return None
+        request = self.request()
+        return None if request.finish_reason else request
 
     def observe(self, observation: str, info: Mapping[str, Any]) -> str:
         text = self.task.observation(self.episode, observation, info)

@@ -2,8 +2,9 @@
 ``agent.reset(goal, page, init_act="reset[]")``, so the history starts with ``Action: reset[]``; every reply is cut to
 the text from its first ``click[``/``search[`` (``clean_action``), which the env and the memory both get.
 
-AgentBoard's loop asks the model 30 times but executes only 29 replies (the 30th is asked for and dropped), so here
-the episode has 29 steps and the 30th, unused request is not sent."""
+AgentBoard's loop asks the model 30 times but executes only 29 replies: after the 29th step it asks once more and drops
+the reply. So here the episode has 29 steps, and when it ends on that budget the evaluation runner sends the 30th
+request too (its tokens count; its reply is recorded, not played); a training loop (``ChatEnv``) has no use for it."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ def clean_action(message: str) -> str:
 class WebShopTask(AgentBoardTask):
     name = "webshop"
     max_steps = 29
+    asks_after_last_step = True
 
     def start(self, episode: Episode) -> Start:
         opening = episode.opening
