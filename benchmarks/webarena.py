@@ -19,6 +19,7 @@ Wall-clock figures on a shared machine are upper bounds.
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import statistics
 import sys
@@ -91,13 +92,27 @@ class _Split:
     def wrap(self, owner, name: str, label: str) -> None:
         original = getattr(owner, name)
 
-        def timed(*args, **kwargs):
-            began = time.perf_counter()
-            try:
-                return original(*args, **kwargs)
-            finally:
-                if self.active:
-                    self.spent.setdefault(label, []).append(time.perf_counter() - began)
+        def note(began: float) -> None:
+            if self.active:
+                self.spent.setdefault(label, []).append(time.perf_counter() - began)
+
+        if inspect.iscoroutinefunction(original):  # the Session's methods (Playwright's async API)
+
+            async def timed(*args, **kwargs):
+                began = time.perf_counter()
+                try:
+                    return await original(*args, **kwargs)
+                finally:
+                    note(began)
+
+        else:
+
+            def timed(*args, **kwargs):
+                began = time.perf_counter()
+                try:
+                    return original(*args, **kwargs)
+                finally:
+                    note(began)
 
         setattr(owner, name, timed)
 

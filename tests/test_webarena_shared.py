@@ -136,10 +136,10 @@ def test_the_shared_chromium_keeps_playwrights_switches_and_leaves_out_the_addre
     lists = [set(arg.split("=", 1)[1].split(",")) for arg in argv if arg.startswith("--disable-features=")]
     assert len(lists) == 2 and lists[0] and lists[0] | set(chromium_module._UNUSED_UI) == lists[-1]
 
-    def target_kinds(session) -> list[str]:
-        cdp = session.context.browser.new_browser_cdp_session()
-        kinds = [target["type"] for target in cdp.send("Target.getTargets")["targetInfos"]]
-        cdp.detach()
+    async def target_kinds(session) -> list[str]:
+        cdp = await session.context.browser.new_browser_cdp_session()
+        kinds = [target["type"] for target in (await cdp.send("Target.getTargets"))["targetInfos"]]
+        await cdp.detach()
         return kinds
 
     kinds = env._session.run(target_kinds)

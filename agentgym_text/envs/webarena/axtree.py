@@ -93,9 +93,10 @@ def prune_to_viewport(
     return kept, outline
 
 
-def layout_boxes(cdp) -> dict[int, tuple[float, float, float, float]]:
-    """backend node id -> (x, y, width, height) in page coordinates, in one DOMSnapshot call."""
-    snap = cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": False})
+async def layout_boxes(cdp) -> dict[int, tuple[float, float, float, float]]:
+    """backend node id -> (x, y, width, height) in page coordinates, in one DOMSnapshot call (``cdp``: an async
+    Playwright CDP session)."""
+    snap = await cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": False})
     boxes: dict[int, tuple[float, float, float, float]] = {}
     if not snap["documents"]:
         return boxes

@@ -19,9 +19,10 @@ ends up elsewhere (``data:``, ``file:``) is sent back. ``goto`` is checked befor
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -129,16 +130,16 @@ class Browser:
             return False
         return self._thread.call(lambda: browser_alive(self._browser))
 
-    def _launched(self):
+    async def _launched(self):
         """The Playwright Browser, launched (or relaunched, if it died) when needed; in the browser thread."""
         if self.shared:
-            self._browser, self.generation = self._thread.shared(self.executable, self.headless)
+            self._browser, self.generation = await self._thread.shared(self.executable, self.headless)
         else:
-            if self._browser is not None and not browser_alive(self._browser):
-                close_quietly(self._browser)
+            if self._browser is not None and not await browser_alive(self._browser):
+                await close_quietly(self._browser)
                 self._browser = None
             if self._browser is None:
-                self._browser = self._thread.launch(self.executable, self.headless)
+                self._browser = await self._thread.launch(self.executable, self.headless)
         return self._browser
 
     def _ensure(self):
@@ -147,7 +148,11 @@ class Browser:
     def new_session(self, origins: list[str], storage_state: str | None = None) -> SessionHandle:
         """A fresh browser context (no history; cookies only from ``storage_state``) that reaches only ``origins``."""
         thread = self._calls()
-        return SessionHandle(thread, thread.call(lambda: Session(self._launched(), origins, storage_state)))
+
+        async def open_session() -> Session:
+            return await Session.open(await self._launched(), origins, storage_state)
+
+        return SessionHandle(thread, thread.call(open_session))
 
     def close(self) -> None:
         thread, self._thread = self._thread, None
@@ -158,12 +163,12 @@ class Browser:
         finally:
             release_thread(thread)
 
-    def _let_go(self, thread: BrowserThread) -> None:
+    async def _let_go(self, thread: BrowserThread) -> None:
         browser, self._browser = self._browser, None
         if self.shared:
-            thread.unshare(self.executable, self.headless)
+            await thread.unshare(self.executable, self.headless)
         else:
-            close_quietly(browser)
+            await close_quietly(browser)
 
 
 def _web_origin(origin: str) -> str:
@@ -182,12 +187,11 @@ class Session:
     its first tab keeps its renderer process, whose start is most of what a fresh context costs.
     """
 
-    def __init__(self, browser, origins: list[str], storage_state: str | None = None):
+    def __init__(self, context, origins: list[str], storage_state: str | None = None):
+        """Use ``Session.open``."""
         self.origins = {origin_of(url) for url in origins} - {""}
         self.storage_state = storage_state
-        self.context = browser.new_context(viewport=VIEWPORT, service_workers="block", storage_state=storage_state)
-        self.context.add_init_script(_NAVIGATION_WATCH)
-        self.context.route("**/*", self._fence)
+        self.context = context
         self.pages: list = []
         self.active = 0
         self.blocked: list[str] = []
@@ -200,7 +204,16 @@ class Session:
         self.context.on("request", self._on_request)
         self.context.on("requestfinished", self._on_request_done)
         self.context.on("requestfailed", self._on_request_done)
-        self.new_tab()
+
+    @classmethod
+    async def open(cls, browser, origins: list[str], storage_state: str | None = None) -> Session:
+        """A new context of ``browser`` fenced to ``origins``, with one blank tab."""
+        context = await browser.new_context(viewport=VIEWPORT, service_workers="block", storage_state=storage_state)
+        session = cls(context, origins, storage_state)
+        await context.add_init_script(_NAVIGATION_WATCH)
+        await context.route("**/*", session._fence)
+        await session.new_tab()
+        return session
 
     # ---- episodes ----------------------------------------------------------------------------------
     def can_restart(self, origins: list[str], storage_state: str | None) -> bool:
@@ -208,12 +221,12 @@ class Session:
         wanted = {origin_of(url) for url in origins} - {""}
         return storage_state is None and self.storage_state is None and wanted == self.origins and bool(self.pages)
 
-    def restart(self) -> None:
+    async def restart(self) -> None:
         """Make this context as a fresh one is: one blank tab, no cookies, no site storage (local, session,
         IndexedDB, caches), nothing blocked; call ``forget_history`` once the start pages are open."""
         for page in self.pages[1:]:
             self._cdp_sessions.pop(page, None)
-            page.close()
+            await page.close()
         page = self.pages[0]
         self.pages, self.active = [page], 0
         # A tab's session storage (one per origin) and its name outlive its documents, and only a document of
@@ -221,40 +234,40 @@ class Session:
         current = origin_of(page.url)
         for origin in sorted(self._visited & self.origins):
             if origin != current:
-                page.goto(origin + _BLANK_PATH)
-            page.evaluate("sessionStorage.clear(); window.name = ''")
-        page.goto("about:blank")
-        self.context.clear_cookies()
-        cdp = self._cdp()
+                await page.goto(origin + _BLANK_PATH)
+            await page.evaluate("sessionStorage.clear(); window.name = ''")
+        await page.goto("about:blank")
+        await self.context.clear_cookies()
+        cdp = await self._cdp()
         for origin in sorted(self._visited & self.origins):  # only a document of an origin stores data for it
-            cdp.send("Storage.clearDataForOrigin", {"origin": _web_origin(origin), "storageTypes": "all"})
+            await cdp.send("Storage.clearDataForOrigin", {"origin": _web_origin(origin), "storageTypes": "all"})
         self._visited.clear()
         self.blocked = []
         self._pending_navigations = self._failed_navigations = 0
 
-    def forget_history(self) -> None:
+    async def forget_history(self) -> None:
         """Drop the tabs' back/forward entries (a restarted tab's earlier episodes; the blank start of a new one)."""
-        for index in range(len(self.pages)):
-            self._cdp(self.pages[index]).send("Page.resetNavigationHistory")
+        for page in list(self.pages):
+            await (await self._cdp(page)).send("Page.resetNavigationHistory")
 
     # ---- fence -----------------------------------------------------------------------------------
     def allowed(self, url: str) -> bool:
         return origin_of(url) in self.origins
 
-    def _fence(self, route) -> None:
+    async def _fence(self, route) -> None:
         url = route.request.url
         if url.endswith(_BLANK_PATH) and self.allowed(url):
-            route.fulfill(status=200, body="<!doctype html><title></title>", content_type="text/html")
+            await route.fulfill(status=200, body="<!doctype html><title></title>", content_type="text/html")
         elif self.allowed(url):
-            route.continue_()
+            await route.continue_()
         elif route.request.is_navigation_request():
             # A 204 answer to a navigation leaves the tab where it is (no error page, no history entry).
             self.blocked.append(url)
             self._failed_navigations += 1
-            route.fulfill(status=204, body="")
+            await route.fulfill(status=204, body="")
         else:
             self.blocked.append(url)
-            route.abort("blockedbyclient")
+            await route.abort("blockedbyclient")
 
     def _on_request(self, request) -> None:
         if request.is_navigation_request():
@@ -280,40 +293,40 @@ class Session:
     def page(self):
         return self.pages[self.active]
 
-    def new_tab(self) -> None:
-        page = self.context.new_page()
+    async def new_tab(self) -> None:
+        page = await self.context.new_page()
         self._adopt(page)
 
-    def focus_tab(self, index: int) -> None:
+    async def focus_tab(self, index: int) -> None:
         self.active = index
-        self.page.bring_to_front()
+        await self.page.bring_to_front()
 
-    def close_tab(self) -> None:
+    async def close_tab(self) -> None:
         page = self.pages.pop(self.active)
         self._cdp_sessions.pop(page, None)
-        page.close()
+        await page.close()
         if not self.pages:
-            self.new_tab()
+            await self.new_tab()
         self.active = min(self.active, len(self.pages) - 1)
-        self.page.bring_to_front()
+        await self.page.bring_to_front()
 
     # ---- navigation ----------------------------------------------------------------------------------
-    def goto(self, url: str) -> None:
+    async def goto(self, url: str) -> None:
         try:
-            self.page.goto(url, wait_until="load", timeout=_SETTLE_TIMEOUT_S * 1000)
+            await self.page.goto(url, wait_until="load", timeout=_SETTLE_TIMEOUT_S * 1000)
         except Exception:  # a blocked or failed load leaves the tab where Chromium put it; settle() fixes it
             pass
-        self.settle()
+        await self.settle()
 
-    def go_back(self) -> None:
-        self.page.go_back(wait_until="load")
-        self.settle()
+    async def go_back(self) -> None:
+        await self.page.go_back(wait_until="load")
+        await self.settle()
 
-    def go_forward(self) -> None:
-        self.page.go_forward(wait_until="load")
-        self.settle()
+    async def go_forward(self) -> None:
+        await self.page.go_forward(wait_until="load")
+        await self.settle()
 
-    def settle(self) -> None:
+    async def settle(self) -> None:
         """Wait until navigations have finished and the document is loaded; pull a stray tab back inside."""
         deadline = time.monotonic() + _SETTLE_TIMEOUT_S
         failed = self._failed_navigations
@@ -323,65 +336,71 @@ class Session:
             try:
                 if self._failed_navigations != failed:  # the fence refused it: nothing more will come
                     failed = self._failed_navigations
-                    page.evaluate("window.__agNav = false")
-                navigating, ready, popup = page.evaluate(
+                    await page.evaluate("window.__agNav = false")
+                navigating, ready, popup = await page.evaluate(
                     "[window.__agNav === true, document.readyState, window.__agPopup === true]"
                 )
                 if popup:  # wait for the new tab to show up, then settle on it
                     while len(self.pages) == tabs and time.monotonic() < deadline:
-                        page.wait_for_timeout(10)
-                    page.evaluate("window.__agPopup = false")
+                        await asyncio.sleep(0.01)
+                    await page.evaluate("window.__agPopup = false")
                     tabs = len(self.pages)
                     continue
             except Exception:  # the document is being replaced
                 navigating, ready = True, "loading"
             if not navigating and ready == "complete" and self._pending_navigations == 0:
                 break
-            page.wait_for_timeout(10)
+            await asyncio.sleep(0.01)
         for page in list(self.pages):
             url = page.url
             if url != "about:blank" and not self.allowed(url):
                 self.blocked.append(url)
                 try:
-                    page.go_back(wait_until="load")
+                    await page.go_back(wait_until="load")
                 except Exception:
                     pass
                 if not self.allowed(page.url):
-                    page.goto("about:blank")
+                    await page.goto("about:blank")
 
     # ---- reading -------------------------------------------------------------------------------------
-    def state(self) -> PageState:
-        titles = []
-        for page in self.pages:
+    async def state(self) -> PageState:
+        async def title(page) -> str:
             try:
-                titles.append(page.title())
+                return await page.title()
             except Exception:
-                titles.append("")
-        nodes, outline = self._ax_nodes()
-        return PageState(url=self.page.url, tabs=titles, active=self.active, nodes=nodes, outline=outline)
+                return ""
 
-    def _cdp(self, page=None):
+        titles, (nodes, outline) = await asyncio.gather(asyncio.gather(*map(title, self.pages)), self._ax_nodes())
+        return PageState(url=self.page.url, tabs=list(titles), active=self.active, nodes=nodes, outline=outline)
+
+    async def observe(self) -> tuple[PageState, str]:
+        state, text = await asyncio.gather(self.state(), self.page_text())
+        return state, text
+
+    async def _cdp(self, page=None):
         """The CDP session of ``page`` (the active tab), kept while the tab lives: one less round trip a call."""
         page = page or self.page
         cdp = self._cdp_sessions.get(page)
         if cdp is None:
-            cdp = self._cdp_sessions[page] = self.context.new_cdp_session(page)
+            cdp = self._cdp_sessions[page] = await self.context.new_cdp_session(page)
         return cdp
 
-    def _ax_nodes(self) -> tuple[list[AXNode], list[tuple[str, str, int, int]]]:
-        cdp = self._cdp()
-        tree = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
-        boxes = layout_boxes(cdp)
-        metrics = self.page.evaluate("[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]")
-        return prune_to_viewport(tree, boxes, tuple(float(value) for value in metrics))
+    async def _ax_nodes(self) -> tuple[list[AXNode], list[tuple[str, str, int, int]]]:
+        cdp = await self._cdp()
+        tree, boxes, metrics = await asyncio.gather(
+            cdp.send("Accessibility.getFullAXTree", {}),
+            layout_boxes(cdp),
+            self.page.evaluate("[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]"),
+        )
+        return prune_to_viewport(tree["nodes"], boxes, tuple(float(value) for value in metrics))
 
     # ---- input ---------------------------------------------------------------------------------------
-    def center_of(self, backend_id: int) -> tuple[float, float] | None:
+    async def center_of(self, backend_id: int) -> tuple[float, float] | None:
         """Scroll the node into view and return its centre in viewport pixels (None if it has no box)."""
-        cdp = self._cdp()
+        cdp = await self._cdp()
         try:
-            cdp.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": backend_id})
-            quads = cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id})["quads"]
+            await cdp.send("DOM.scrollIntoViewIfNeeded", {"backendNodeId": backend_id})
+            quads = (await cdp.send("DOM.getContentQuads", {"backendNodeId": backend_id}))["quads"]
         except Exception:
             return None
         if not quads:
@@ -390,35 +409,35 @@ class Session:
         xs, ys = quad[0::2], quad[1::2]
         return (sum(xs) / 4, sum(ys) / 4)
 
-    def click(self, backend_id: int) -> bool:
-        point = self.center_of(backend_id)
+    async def click(self, backend_id: int) -> bool:
+        point = await self.center_of(backend_id)
         if point is None:
             return False
-        self.page.mouse.click(*point)
-        self.settle()
+        await self.page.mouse.click(*point)
+        await self.settle()
         return True
 
-    def hover(self, backend_id: int) -> bool:
-        point = self.center_of(backend_id)
+    async def hover(self, backend_id: int) -> bool:
+        point = await self.center_of(backend_id)
         if point is None:
             return False
-        self.page.mouse.move(*point)
-        self.settle()
+        await self.page.mouse.move(*point)
+        await self.settle()
         return True
 
-    def _node_name(self, backend_id: int) -> str:
-        cdp = self._cdp()
+    async def _node_name(self, backend_id: int) -> str:
+        cdp = await self._cdp()
         try:
-            return cdp.send("DOM.describeNode", {"backendNodeId": backend_id})["node"]["nodeName"].upper()
+            return (await cdp.send("DOM.describeNode", {"backendNodeId": backend_id}))["node"]["nodeName"].upper()
         except Exception:
             return ""
 
-    def _choose_option(self, backend_id: int, label: str, submit: bool) -> bool:
+    async def _choose_option(self, backend_id: int, label: str, submit: bool) -> bool:
         """A <select>: pick the option whose text is ``label`` (what typing its name does in a real browser)."""
-        cdp = self._cdp()
+        cdp = await self._cdp()
         try:
-            handle = cdp.send("DOM.resolveNode", {"backendNodeId": backend_id})["object"]["objectId"]
-            result = cdp.send(
+            handle = (await cdp.send("DOM.resolveNode", {"backendNodeId": backend_id}))["object"]["objectId"]
+            result = await cdp.send(
                 "Runtime.callFunctionOn",
                 {
                     "objectId": handle,
@@ -437,81 +456,81 @@ class Session:
         except Exception:
             return False
 
-    def type(self, backend_id: int, text: str, enter: bool) -> bool:
+    async def type(self, backend_id: int, text: str, enter: bool) -> bool:
         """Click the field, replace its content with ``text``, then press Enter when asked (a <select> gets
         the option named ``text``)."""
-        if self._node_name(backend_id) == "SELECT":
-            if not self._choose_option(backend_id, text, enter):
+        if await self._node_name(backend_id) == "SELECT":
+            if not await self._choose_option(backend_id, text, enter):
                 return False
-            self.settle()
+            await self.settle()
             return True
-        point = self.center_of(backend_id)
+        point = await self.center_of(backend_id)
         if point is None:
             return False
         page = self.page
-        page.mouse.click(*point)
-        page.keyboard.press("ControlOrMeta+a")
-        page.keyboard.press("Delete")
-        page.keyboard.type(text)
+        await page.mouse.click(*point)
+        await page.keyboard.press("ControlOrMeta+a")
+        await page.keyboard.press("Delete")
+        await page.keyboard.type(text)
         if enter:
-            page.keyboard.press("Enter")
-        self.settle()
+            await page.keyboard.press("Enter")
+        await self.settle()
         return True
 
-    def press(self, keys: str) -> None:
-        self.page.keyboard.press(keys)
-        self.settle()
+    async def press(self, keys: str) -> None:
+        await self.page.keyboard.press(keys)
+        await self.settle()
 
-    def scroll(self, down: bool) -> None:
-        self.page.evaluate(f"window.scrollBy(0, {'' if down else '-'}window.innerHeight)")
-        self.settle()
+    async def scroll(self, down: bool) -> None:
+        await self.page.evaluate(f"window.scrollBy(0, {'' if down else '-'}window.innerHeight)")
+        await self.settle()
 
-    def page_text(self, url: str | None = None, selector: str = "") -> str:
+    async def page_text(self, url: str | None = None, selector: str = "") -> str:
         """The text of the active page (or of ``url`` opened in a scratch tab): whole, or what ``selector`` (a
         JavaScript expression, as in WebArena's program_html locators, or a CSS selector) gives."""
         page = self.page
         scratch = None
         if url is not None and url != page.url:
             self._adopting, active = False, self.active
-            scratch = self.context.new_page()
+            scratch = await self.context.new_page()
             scratch.on("framenavigated", self._on_navigated)  # what it stores is cleared at restart too
             try:
-                scratch.goto(url, wait_until="load", timeout=_SETTLE_TIMEOUT_S * 1000)
+                await scratch.goto(url, wait_until="load", timeout=_SETTLE_TIMEOUT_S * 1000)
             except Exception:
                 pass
             page = scratch
         try:
             if selector:
                 try:  # WebArena's locators are JavaScript expressions ("document.querySelector(...).value")
-                    value = page.evaluate(f"() => {selector}")
+                    value = await page.evaluate(f"() => {selector}")
                 except Exception:  # else a CSS selector: the element's value or text
-                    value = page.evaluate(
+                    value = await page.evaluate(
                         "s => { const e = document.querySelector(s); if (!e) return ''; return ('value' in e && "
                         "typeof e.value === 'string' && e.tagName !== 'BUTTON' && e.tagName !== 'LI') ? e.value : "
                         "e.innerText; }",
                         selector,
                     )
                 return "" if value is None else str(value)
-            return page.evaluate("document.body ? document.body.innerText : ''")
+            return await page.evaluate("document.body ? document.body.innerText : ''")
         except Exception:
             return ""
         finally:
             if scratch is not None:
-                scratch.close()
+                await scratch.close()
                 self.pages = [p for p in self.pages if p is not scratch]
                 self._adopting, self.active = True, active
 
-    def read(self, locator: str) -> str:
+    async def read(self, locator: str) -> str:
         """What AgentBoard's progress reads on the active page: its HTML source, or a JavaScript locator's value."""
         page = self.page
         try:
-            value = page.content() if not locator else page.evaluate(f"() => {locator}")
+            value = await page.content() if not locator else await page.evaluate(f"() => {locator}")
         except Exception:
             return ""
         return str(value) if value else ""
 
-    def close(self) -> None:
-        close_quietly(self.context)
+    async def close(self) -> None:
+        await close_quietly(self.context)
 
 
 class SessionHandle:
@@ -523,11 +542,11 @@ class SessionHandle:
         self._thread = thread
         self._session = session
 
-    def run(self, work: Callable[[Session], T]) -> T:
-        """``work(session)`` in the browser thread."""
+    def run(self, work: Callable[[Session], T | Awaitable[T]]) -> T:
+        """``work(session)`` in the browser thread (awaited there when it is a coroutine: Playwright's async API)."""
         return self._thread.call(work, self._session)
 
-    def _call(self, method: Callable[..., T], *args: Any) -> T:
+    def _call(self, method: Callable[..., T | Awaitable[T]], *args: Any) -> T:
         return self._thread.call(method, self._session, *args)
 
     def allowed(self, url: str) -> bool:
@@ -575,6 +594,10 @@ class SessionHandle:
 
     def state(self) -> PageState:
         return self._call(Session.state)
+
+    def observe(self) -> tuple[PageState, str]:
+        """``state()`` and ``page_text()`` of the active page, read together in one call."""
+        return self._call(Session.observe)
 
     def click(self, backend_id: int) -> bool:
         return self._call(Session.click, backend_id)

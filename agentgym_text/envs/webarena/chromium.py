@@ -1,23 +1,25 @@
 """The process's browser thread: its one Playwright driver, the Chromium its envs share, and every page call.
 
-Playwright's sync API binds a driver, and every object made through it, to the thread that started the driver. So a
-process has one browser thread (``BrowserThread``) that starts the driver, launches the Chromium its envs share (and
-the Chromium an env keeps to itself, ``shared=False``), and runs every Playwright call of every env: an env in
-another thread hands its call over (``BrowserThread.call``) and waits for the result, or the exception, which is
-raised in the env's thread as if the call had run there. Any number of env threads (the eval runner's slots) cost
-one Node driver and one Chromium, linked to the driver by one pipe. The calls of the envs run one at a time, in the
-order they arrive. The thread lives while an env uses it (the last ``release_thread`` closes its Chromium and
-driver and ends it) and belongs to one process: a forked worker (a vector env's) starts its own.
+Playwright binds a driver, and every object made through it, to the event loop that started the driver. So a process
+has one browser thread (``BrowserThread``) running one asyncio loop with Playwright's async API: it starts the driver,
+launches the Chromium its envs share (and the Chromium an env keeps to itself, ``shared=False``), and runs every
+Playwright call of every env. An env in another thread hands its work over (``BrowserThread.call``: a coroutine
+function, run as a task of the loop) and waits for the result, or the exception, which is raised in the env's thread
+as if the work had run there. Any number of env threads (the eval runner's slots) cost one Node driver and one
+Chromium, linked to the driver by one pipe; the envs' calls are in flight together (one env's waits on Chromium do
+not hold up another's: with Playwright's sync API one thread could only wait for one call at a time). The thread
+lives while an env uses it (the last ``release_thread`` closes its Chromium and driver and ends it) and belongs to
+one process: a forked worker (a vector env's) starts its own.
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import os
-import queue
 import socket
 import threading
-from collections.abc import Callable
-from concurrent.futures import Future
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -29,15 +31,15 @@ T = TypeVar("T")
 _LAUNCH_ARGS = ["--no-first-run", "--disable-extensions", "--disable-background-networking"]
 
 
-def browser_alive(browser) -> bool:
-    """Whether ``browser`` still answers (call it in the browser thread). ``is_connected`` alone can lag: the sync
-    API learns of a dead browser only while a call is under way, so ask the browser something."""
+async def browser_alive(browser) -> bool:
+    """Whether ``browser`` still answers (in the browser thread). ``is_connected`` alone can lag: Playwright learns of
+    a dead browser only while a call is under way, so ask the browser something."""
     if browser is None or not browser.is_connected():
         return False
     try:
-        cdp = browser.new_browser_cdp_session()
-        cdp.send("Browser.getVersion")
-        cdp.detach()
+        cdp = await browser.new_browser_cdp_session()
+        await cdp.send("Browser.getVersion")
+        await cdp.detach()
         return True
     except Exception:
         return False
@@ -50,96 +52,103 @@ class _SharedChromium:
         self.browser = None
         self.generation = 0
         self.users = 0
+        self.lock = asyncio.Lock()
 
 
 class BrowserThread:
     """The thread that owns the process's Playwright driver and runs every call made on its objects.
 
-    ``call(work, *args)`` runs ``work(*args)`` in this thread and returns its result (raises its exception); the
-    other methods are meant to run in this thread (through ``call``). A call made from this thread itself (a
-    Playwright event handler, or work that calls again) runs at once.
+    ``call(work, *args)`` runs ``work(*args)`` in this thread's loop (awaited when it is a coroutine) and returns its
+    result (raises its exception); the other methods are coroutines meant to run there (through ``call``).
     """
 
     def __init__(self) -> None:
         self.users = 0
-        self._calls: queue.SimpleQueue = queue.SimpleQueue()
         self._driver = None
         self._shared: dict[tuple[str, bool], _SharedChromium] = {}
+        self._launching = asyncio.Lock()  # bound to the loop at its first use, in the thread
+        self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._serve, name="agentgym-browser", daemon=True)
         self._thread.start()
 
     # ---- the thread ---------------------------------------------------------------------------------------------
     def _serve(self) -> None:
-        while True:
-            job = self._calls.get()
-            if job is None:
-                break
-            future, work, args = job
-            try:
-                future.set_result(work(*args))
-            except BaseException as error:  # noqa: BLE001 - handed to the caller's thread, whatever it is
-                future.set_exception(error)
-        self._close_everything()
+        asyncio.set_event_loop(self._loop)
+        try:
+            self._loop.run_forever()
+        finally:
+            self._loop.close()
 
-    def call(self, work: Callable[..., T], *args: Any) -> T:
+    def call(self, work: Callable[..., T | Awaitable[T]], *args: Any) -> T:
         if threading.get_ident() == self._thread.ident:
-            return work(*args)
-        future: Future = Future()
-        self._calls.put((future, work, args))
-        return future.result()
+            raise RuntimeError("BrowserThread.call from the browser thread itself: await the work instead")
+
+        async def run() -> T:
+            result = work(*args)
+            return await result if inspect.isawaitable(result) else result
+
+        return asyncio.run_coroutine_threadsafe(run(), self._loop).result()
 
     def stop(self) -> None:
         """Close every Chromium this thread launched and its driver, then end the thread."""
-        self._calls.put(None)
+        try:
+            asyncio.run_coroutine_threadsafe(self._close_everything(), self._loop).result(timeout=30)
+        except Exception:  # a driver that hangs or is gone: the thread ends all the same
+            pass
+        self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=30)
 
-    def _close_everything(self) -> None:
+    async def _close_everything(self) -> None:
         for shared in self._shared.values():
-            close_quietly(shared.browser)
+            await close_quietly(shared.browser)
         self._shared.clear()
         if self._driver is not None:
             driver, self._driver = self._driver, None
             try:
-                driver.stop()
+                await driver.stop()
             except Exception:  # the driver is gone already
                 pass
 
     # ---- in the thread ------------------------------------------------------------------------------------------
-    def driver(self):
+    async def driver(self):
         if self._driver is None:
             try:
-                from playwright.sync_api import sync_playwright
+                from playwright.async_api import async_playwright
             except ModuleNotFoundError as error:
                 raise MissingDependency(
                     "AgentBoard/WebArena-v0 needs the 'webarena' extra: pip install 'agentgym-text[webarena]'"
                 ) from error
-            self._driver = sync_playwright().start()
+            self._driver = await async_playwright().start()
         return self._driver
 
-    def launch(self, executable: str, headless: bool, extra_args: list[str] = ()):
+    async def launch(self, executable: str, headless: bool, extra_args: list[str] = ()):
         """A Chromium launched by this thread's driver (Playwright's own switches, so every browser here is alike)."""
-        return self.driver().chromium.launch(
+        async with self._launching:  # two envs starting at once start one driver
+            driver = await self.driver()
+        return await driver.chromium.launch(
             executable_path=executable, headless=headless, args=_LAUNCH_ARGS + list(extra_args)
         )
 
-    def shared(self, executable: str, headless: bool) -> tuple[Any, int]:
+    async def shared(self, executable: str, headless: bool) -> tuple[Any, int]:
         """(the shared Chromium, its launch number), launching one if there is none or it died (crashed or killed:
         the next episode of every env gets a working browser; episodes under way on the dead one end with an engine
-        error, ``Browser.alive``)."""
+        error, ``Browser.alive``). Envs asking at once wait for one launch."""
         entry = self._shared[(executable, headless)]
-        if entry.browser is not None and not browser_alive(entry.browser):
-            close_quietly(entry.browser)
-            entry.browser = None
-        if entry.browser is None:
-            entry.browser = self.launch(executable, headless, _lean_switch(self, executable, headless))
-            entry.generation += 1
-        return entry.browser, entry.generation
+        async with entry.lock:
+            if entry.browser is not None and not await browser_alive(entry.browser):
+                await close_quietly(entry.browser)
+                entry.browser = None
+            if entry.browser is None:
+                switch = await _lean_switch(self, executable, headless)
+                entry.browser = await self.launch(executable, headless, switch)
+                entry.generation += 1
+            return entry.browser, entry.generation
 
     def share(self, executable: str, headless: bool) -> None:
         """One more user of the shared Chromium of ``executable`` (launched at its first ``shared``)."""
         self._shared.setdefault((executable, headless), _SharedChromium()).users += 1
 
-    def unshare(self, executable: str, headless: bool) -> None:
+    async def unshare(self, executable: str, headless: bool) -> None:
         """One user fewer of that shared Chromium; the last one closes it."""
         entry = self._shared.get((executable, headless))
         if entry is None:
@@ -147,15 +156,15 @@ class BrowserThread:
         entry.users -= 1
         if entry.users <= 0:
             del self._shared[(executable, headless)]
-            close_quietly(entry.browser)
+            await close_quietly(entry.browser)
 
 
-def close_quietly(part: Any) -> None:
+async def close_quietly(part: Any) -> None:
     """Close a Playwright browser or context that may be gone already."""
     if part is None:
         return
     try:
-        part.close()
+        await part.close()
     except Exception:  # the browser is gone already
         pass
 
@@ -224,19 +233,18 @@ def _switch_of(port: int, name: str) -> str | None:
     return None
 
 
-def _read_playwright_features(thread: BrowserThread, folder: Path, executable: str, headless: bool) -> None:
-    """Launch Chromium once (on a debugging port, to find its process) and write the ``--disable-features``
-    Playwright gave it to ``folder`` (a line ``unknown`` without /proc)."""
+async def _playwright_features(thread: BrowserThread, executable: str, headless: bool) -> str | None:
+    """The ``--disable-features`` Playwright gives Chromium, read off one launched on a debugging port (to find its
+    process); None without /proc."""
     port = _free_port()
-    browser = thread.launch(executable, headless, [f"--remote-debugging-port={port}"])
+    browser = await thread.launch(executable, headless, [f"--remote-debugging-port={port}"])
     try:
-        disabled = _switch_of(port, "--disable-features=")
+        return _switch_of(port, "--disable-features=")
     finally:
-        browser.close()
-    (folder / "disable-features").write_text("unknown" if disabled is None else disabled)
+        await browser.close()
 
 
-def _lean_switch(thread: BrowserThread, executable: str, headless: bool) -> list[str]:
+async def _lean_switch(thread: BrowserThread, executable: str, headless: bool) -> list[str]:
     """``[--disable-features=<Playwright's list + _UNUSED_UI>]``, or [] if Playwright's list cannot be read.
     Playwright's list is read off a launched browser once per Playwright version and kept in the cache."""
     if not _LEAN_SWITCH:
@@ -244,14 +252,16 @@ def _lean_switch(thread: BrowserThread, executable: str, headless: bool) -> list
 
         from agentgym_text.core.cache import CacheError, build_cached, source_key
 
+        loop = asyncio.get_running_loop()
+
+        def write(folder: Path) -> None:  # in a worker thread, while the loop launches the probe
+            disabled = asyncio.run_coroutine_threadsafe(_playwright_features(thread, executable, headless), loop)
+            value = disabled.result()
+            (folder / "disable-features").write_text("unknown" if value is None else value)
+
         key = source_key(version("playwright"))
         try:
-            folder = build_cached(
-                "webarena",
-                f"playwright-switches-{key}",
-                lambda folder: _read_playwright_features(thread, folder, executable, headless),
-                quiet=True,
-            )
+            folder = await asyncio.to_thread(build_cached, "webarena", f"playwright-switches-{key}", write, quiet=True)
             disabled = (folder / "disable-features").read_text()
         except (CacheError, OSError):
             return []

@@ -250,9 +250,8 @@ class WebArenaEnv(TextEnv):
 
     # ---- observation ----------------------------------------------------------------------------------
     def _observe(self) -> str:
-        self._state = self._session.state()
+        self._state, self._page_text = self._session.observe()
         text, self._shown = render_page(self._state, self._max_obs_chars)
-        self._page_text = self._session.page_text()
         return text if self._show_real_urls else self._urls.hide(text)
 
     # ---- actions ----------------------------------------------------------------------------------------

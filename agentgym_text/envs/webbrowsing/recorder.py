@@ -102,14 +102,14 @@ def to_cleaned_html(tree: list) -> tuple[str, str, list[tuple[str, str]]]:
     return "".join(parts), gold, elements
 
 
-def _find_backend_id(session, role: str, name: str, nth: int) -> int | None:
+async def _find_backend_id(session, role: str, name: str, nth: int) -> int | None:
     """The DOM node of the ``nth`` accessibility node with this role and name (exact, then loose), as the
     WebArena expert resolves its steps."""
-    cdp = session.context.new_cdp_session(session.page)
+    cdp = await session.context.new_cdp_session(session.page)
     try:
-        nodes = cdp.send("Accessibility.getFullAXTree", {})["nodes"]
+        nodes = (await cdp.send("Accessibility.getFullAXTree", {}))["nodes"]
     finally:
-        cdp.detach()
+        await cdp.detach()
     text_roles = {"searchbox", "textbox", "combobox", "spinbutton"}
     for loose in (False, True):
         found = []
@@ -127,14 +127,16 @@ def _find_backend_id(session, role: str, name: str, nth: int) -> int | None:
     return None
 
 
-def _mark(session, backend_id: int, on: bool) -> None:
-    cdp = session.context.new_cdp_session(session.page)
+async def _mark(session, backend_id: int, on: bool) -> None:
+    cdp = await session.context.new_cdp_session(session.page)
     try:
-        handle = cdp.send("DOM.resolveNode", {"backendNodeId": backend_id})["object"]["objectId"]
+        handle = (await cdp.send("DOM.resolveNode", {"backendNodeId": backend_id}))["object"]["objectId"]
         body = f"this.setAttribute('{_GOLD_MARK}', '1')" if on else f"this.removeAttribute('{_GOLD_MARK}')"
-        cdp.send("Runtime.callFunctionOn", {"objectId": handle, "functionDeclaration": f"function() {{ {body}; }}"})
+        await cdp.send(
+            "Runtime.callFunctionOn", {"objectId": handle, "functionDeclaration": f"function() {{ {body}; }}"}
+        )
     finally:
-        cdp.detach()
+        await cdp.detach()
 
 
 def _repr(step: dict[str, Any], op: str, value: str) -> str:
@@ -142,28 +144,30 @@ def _repr(step: dict[str, Any], op: str, value: str) -> str:
     return f"{head}: {value}" if op != "CLICK" else head
 
 
-def record_task(session, urls, config: dict[str, Any], site: str) -> dict[str, Any]:
-    """Play one WebArena task's gold steps in ``session`` (a fresh context on freshly reset sites) and return its
-    Mind2Web annotation. Raises RuntimeError when a gold step's element is not on the page."""
-    session.goto(urls.fill(str(config["start_url"])))
+async def record_task(session, urls, config: dict[str, Any], site: str) -> dict[str, Any]:
+    """Play one WebArena task's gold steps in ``session`` (a fresh context on freshly reset sites; in the browser
+    thread) and return its Mind2Web annotation. Raises RuntimeError when a gold step's element is not on the page."""
+    await session.goto(urls.fill(str(config["start_url"])))
     actions, reprs = [], []
     for index, step in enumerate(s for s in config["gold"] if s["action"] != "stop"):
-        backend_id = _find_backend_id(session, step.get("role", ""), step.get("name", ""), int(step.get("nth") or 0))
+        backend_id = await _find_backend_id(
+            session, step.get("role", ""), step.get("name", ""), int(step.get("nth") or 0)
+        )
         if backend_id is None:
             raise RuntimeError(f"task {config['task_id']}, step {index}: no {step.get('role')} {step.get('name')!r}")
-        _mark(session, backend_id, True)
-        cleaned, gold, elements = to_cleaned_html(session.page.evaluate(SNAPSHOT_SCRIPT))
-        _mark(session, backend_id, False)
+        await _mark(session, backend_id, True)
+        cleaned, gold, elements = to_cleaned_html(await session.page.evaluate(SNAPSHOT_SCRIPT))
+        await _mark(session, backend_id, False)
         if not gold:
             raise RuntimeError(f"task {config['task_id']}, step {index}: the element is not visible")
         gold_tag = dict(elements)[gold]
         if step["action"] == "type":
             op = "SELECT" if gold_tag == "select" else "TYPE"
             value = str(step.get("text", ""))
-            session.type(backend_id, value, bool(int(step.get("enter", 1))))
+            await session.type(backend_id, value, bool(int(step.get("enter", 1))))
         else:
             op, value = "CLICK", ""
-            session.click(backend_id)
+            await session.click(backend_id)
         actions.append(
             {
                 "action_uid": f"{config['task_id']}-{index}",
