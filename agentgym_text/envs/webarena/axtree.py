@@ -7,9 +7,11 @@ skipped and their children move up a level.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
+from typing import Any
 
-__all__ = ["AXNode", "PageState", "prune_to_viewport", "layout_boxes", "IN_VIEWPORT_RATIO"]
+__all__ = ["AXNode", "PageState", "prune_to_viewport", "layout_boxes", "send_bulky", "IN_VIEWPORT_RATIO"]
 
 IN_VIEWPORT_RATIO = 0.6
 """WebArena keeps a node when at least this share of its box lies inside the viewport."""
@@ -96,7 +98,7 @@ def prune_to_viewport(
 async def layout_boxes(cdp) -> dict[int, tuple[float, float, float, float]]:
     """backend node id -> (x, y, width, height) in page coordinates, in one DOMSnapshot call (``cdp``: an async
     Playwright CDP session)."""
-    snap = await cdp.send("DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": False})
+    snap = await send_bulky(cdp, "DOMSnapshot.captureSnapshot", {"computedStyles": [], "includeDOMRects": False})
     boxes: dict[int, tuple[float, float, float, float]] = {}
     if not snap["documents"]:
         return boxes
@@ -114,6 +116,33 @@ async def layout_boxes(cdp) -> dict[int, tuple[float, float, float, float]]:
         else:
             boxes[backend] = (x, y, w, h)
     return boxes
+
+
+def _takes_method_params_timeout(impl_class: type) -> bool:
+    try:
+        return list(inspect.signature(impl_class.send).parameters)[1:] == ["method", "params", "timeout"]
+    except (AttributeError, TypeError, ValueError):
+        return False
+
+
+_RAW_SEND: dict[type, bool] = {}
+
+
+async def send_bulky(cdp, method: str, params: dict | None = None) -> Any:
+    """``cdp.send(method, params)`` for a reply of many thousand values (an accessibility tree, a DOM snapshot).
+
+    Playwright's public ``send`` walks every value of the reply looking for its own objects to wrap (a CDP reply has
+    none): a third of the Python time of a WebArena step. Its implementation object sends the same command without
+    the walk; when that object's ``send`` is not the one known here (another Playwright version), the public call.
+    """
+    impl = getattr(cdp, "_impl_obj", None)
+    if impl is not None:
+        known = _RAW_SEND.get(type(impl))
+        if known is None:
+            known = _RAW_SEND[type(impl)] = _takes_method_params_timeout(type(impl))
+        if known:
+            return await impl.send(method, params or {}, None)
+    return await cdp.send(method, params or {})
 
 
 def _prop_text(value) -> str:

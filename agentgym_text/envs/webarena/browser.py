@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from agentgym_text.core.registry import MissingDependency
-from agentgym_text.envs.webarena.axtree import AXNode, PageState, layout_boxes, prune_to_viewport
+from agentgym_text.envs.webarena.axtree import AXNode, PageState, layout_boxes, prune_to_viewport, send_bulky
 from agentgym_text.envs.webarena.chromium import (
     BrowserThread,
     acquire_thread,
@@ -388,7 +388,7 @@ class Session:
     async def _ax_nodes(self) -> tuple[list[AXNode], list[tuple[str, str, int, int]]]:
         cdp = await self._cdp()
         tree, boxes, metrics = await asyncio.gather(
-            cdp.send("Accessibility.getFullAXTree", {}),
+            send_bulky(cdp, "Accessibility.getFullAXTree"),
             layout_boxes(cdp),
             self.page.evaluate("[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]"),
         )
