@@ -76,6 +76,8 @@ UNMODIFIED = (
     "src/utils/others.py",
     "src/utils/rules.py",
     "src/server/tasks/alfworld/utils.py",
+    "src/server/tasks/mind2web/data_utils/__init__.py",
+    "src/server/tasks/mind2web/data_utils/dom_utils.py",
 )
 MODULES = {
     "dbbench": "src/server/tasks/dbbench/__init__.py",
@@ -84,10 +86,22 @@ MODULES = {
     "ltp": "src/server/tasks/ltp/task.py",
     "webshop": "src/server/tasks/webshop/__init__.py",
     "alfworld": "src/server/tasks/alfworld/task.py",
+    "mind2web": "src/server/tasks/mind2web/task.py",
 }
+ALSO_SWAPPED = {"mind2web": ("src/server/tasks/mind2web/dataloader.py",)}
+"""Other modules whose texts a task's ``locate`` finds (it is then called with every module of the task)."""
 
 
-EXTRA_FILES = ("configs/tasks/alfworld.yaml", "src/server/tasks/alfworld/prompts/alfworld_multiturn_plan_first.json")
+def module_paths(task: str) -> tuple[str, ...]:
+    return (MODULES[task], *ALSO_SWAPPED.get(task, ()))
+
+
+EXTRA_FILES = (
+    "configs/tasks/alfworld.yaml",
+    "src/server/tasks/alfworld/prompts/alfworld_multiturn_plan_first.json",
+    "configs/tasks/mind2web.yaml",
+    "data/mind2web/prompt/llm_prompt_cot.json",
+)
 """Other files a protocol reads (with ``--real``: v0.2's; else the stand-in checkout's)."""
 REAL = WORK / "real"
 """With ``--real``: where the real checkout's texts and what both sides sent go (never into this repository)."""
@@ -104,20 +118,29 @@ def _show(git_dir: str, path: str) -> str:
     ).stdout
 
 
-def swap_texts(task: str, real: str, fake: str) -> str:
-    """v0.2's module ``real`` with the texts the protocol reads replaced by the stand-in's ``fake`` ones (each node
-    ``locate`` finds in ``real`` gets the source of the node it finds in ``fake``)."""
+def swap_texts(task: str, real: dict[str, str], fake: dict[str, str]) -> dict[str, str]:
+    """v0.2's modules ``real`` (path -> text) with the texts the protocol reads replaced by the stand-in's ``fake``
+    ones (each node ``locate`` finds in ``real`` gets the source of the node it finds in ``fake``, in the same
+    module)."""
     import importlib
 
     from agentgym_text.agents.protocols.agentbench.source import TaskSource
 
     locate = importlib.import_module(f"agentgym_text.agents.protocols.agentbench.{task}").locate
-    nodes = {}
-    for name, text in (("real", real), ("fake", fake)):
+    nodes, owners = {}, {}
+    for name, texts in (("real", real), ("fake", fake)):
         folder = WORK / "swap" / name
-        (folder / MODULES[task]).parent.mkdir(parents=True, exist_ok=True)
-        (folder / MODULES[task]).write_text(text)
-        nodes[name] = locate(TaskSource(folder, MODULES[task]))
+        sources = []
+        for relative, text in texts.items():
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            (folder / relative).write_text(text)
+            sources.append((relative, TaskSource(folder, relative)))
+        nodes[name] = locate(*(source for _, source in sources))
+        owners[name] = {
+            key: next(relative for relative, source in sources if any(n is node for n in ast.walk(source.tree)))
+            for key, node in nodes[name].items()
+        }
+    assert owners["real"] == owners["fake"], "the stand-in puts each text in the module v0.2 does"
 
     def offset(text: str, line: int, column: int) -> int:
         starts = [0]
@@ -125,20 +148,25 @@ def swap_texts(task: str, real: str, fake: str) -> str:
             starts.append(starts[-1] + len(row))
         return starts[line - 1] + len(text.splitlines(keepends=True)[line - 1].encode()[:column].decode())
 
-    spans = []
-    for key, node in nodes["real"].items():
-        replacement = ast.get_source_segment(fake, nodes["fake"][key])
-        assert replacement is not None
-        spans.append(
-            (
-                offset(real, node.lineno, node.col_offset),
-                offset(real, node.end_lineno, node.end_col_offset),
-                replacement,
+    swapped = {}
+    for relative, text in real.items():
+        spans = []
+        for key, node in nodes["real"].items():
+            if owners["real"][key] != relative:
+                continue
+            replacement = ast.get_source_segment(fake[relative], nodes["fake"][key])
+            assert replacement is not None
+            spans.append(
+                (
+                    offset(text, node.lineno, node.col_offset),
+                    offset(text, node.end_lineno, node.end_col_offset),
+                    replacement,
+                )
             )
-        )
-    for start, end, text in sorted(spans, reverse=True):
-        real = real[:start] + text + real[end:]
-    return real
+        for start, end, replacement in sorted(spans, reverse=True):
+            text = text[:start] + replacement + text[end:]
+        swapped[relative] = text
+    return swapped
 
 
 def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES)) -> None:
@@ -171,18 +199,20 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
     checkout = write_checkout(WORK / "checkout")
     if real:  # v0.2's own task modules are the checkout, and run as they are
         checkout = REAL / "checkout"
-        for relative in (*MODULES.values(), *EXTRA_FILES):
+        for relative in (*(p for t in MODULES for p in module_paths(t)), *EXTRA_FILES):
             (checkout / relative).parent.mkdir(parents=True, exist_ok=True)
             (checkout / relative).write_text(_show(git_dir, relative))
     protocol = AgentBenchProtocol(checkout)
-    for task, relative in MODULES.items():
+    for task in MODULES:
         if task not in tasks:
             continue
-        original = _show(git_dir, relative)
-        swapped = original if real else swap_texts(task, original, (checkout / relative).read_text())
-        (WORK / f"{task}_module.py").write_text(swapped)
+        original = {relative: _show(git_dir, relative) for relative in module_paths(task)}
+        fake = {relative: (checkout / relative).read_text() for relative in original}
+        for relative, text in (original if real else swap_texts(task, original, fake)).items():
+            (WORK / "modules" / relative).parent.mkdir(parents=True, exist_ok=True)
+            (WORK / "modules" / relative).write_text(text)
 
-    def run(task: str, env: Any, scripts: dict[int, list[str]], item: Any) -> None:
+    def run(task: str, env: Any, scripts: dict[int, list[str]], item: Any, samples: Any = None) -> None:
         episodes = []
         for index, replies in scripts.items():
             start = env.reset(options={"task_index": index})[1]
@@ -190,6 +220,7 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
             played = play(protocol, ENV_IDS[task], env, index, replies)
             episodes.append(
                 {
+                    "samples": samples(env, played) if samples else None,
                     "index": index,
                     "item": start.get("task_type") if task == "alfworld" else item(index),
                     "replies": replies[: len(played["requests"])],
@@ -212,6 +243,16 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
     if "alfworld" in tasks:
         env = gym.make("AgentBench/ALFWorld-v0", **protocol.env_kwargs("AgentBench/ALFWorld-v0")).unwrapped
         run("alfworld", env, ALFWORLD_SCRIPTS, lambda i: None)
+        env.close()
+
+    if "mind2web" in tasks:
+        from tests.support import mind2web_agentbench_items
+        from tests.support.agentbench_scripts import MIND2WEB_SCRIPTS
+
+        items = mind2web_agentbench_items.write_items(WORK / "mind2web")
+        kwargs = protocol.env_kwargs("AgentBench/WebBrowsing-v0")
+        env = gym.make("AgentBench/WebBrowsing-v0", task_file=str(items), **kwargs).unwrapped
+        run("mind2web", env, MIND2WEB_SCRIPTS, lambda i: None, mind2web_samples)
         env.close()
 
     if "dbbench" in tasks:
@@ -257,6 +298,34 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
         ).unwrapped
         run("ltp", env, LTP_SCRIPTS, lambda i: LTP_PUZZLES[i])
         env.close()
+
+
+def mind2web_samples(env: Any, played: dict[str, Any]) -> list[dict[str, Any]]:
+    """One v0.2 sample per request (as ``get_data`` leaves it): the step's page, the task, every previous action
+    (``format_input_multichoice`` keeps the last five), and the candidates the env chose: ``pos_ids`` the gold one,
+    ``neg_candidates`` the others ranked 0, 1, ... A refused step asks its question again: the same sample."""
+    from agentgym_text.envs.webbrowsing.render import ask
+
+    annotation, index, samples = env._annotation, 0, []
+    for number in range(len(played["requests"])):
+        step = annotation.steps[index]
+        uids = [uid for uid, _ in ask(annotation, index, env.num_candidates).choices]
+        samples.append(
+            {
+                "cleaned_html": step.html,
+                "confirmed_task": annotation.task,
+                "previous_actions": [earlier.repr for earlier in annotation.steps[:index]],
+                "pos_ids": [uid for uid in uids if uid in step.gold],
+                "neg_candidates": [
+                    {"backend_node_id": uid, "rank": rank}
+                    for rank, uid in enumerate(uid for uid in uids if uid not in step.gold)
+                ],
+                "choices": uids,
+            }
+        )
+        if number < len(played["infos"]) and played["infos"][number]["valid"]:
+            index += 1
+    return samples
 
 
 # ---- --record (the reference venv) -------------------------------------------------------------------------------
@@ -380,6 +449,18 @@ def _fake_modules() -> None:
             "pandas": types.ModuleType("pandas"),
         }
     )
+    # Mind2Web's task module loads its data, tokenizer and addict config in __init__, which is not run
+    for name, attributes in {
+        "addict": {"Dict": dict},
+        "transformers": {"AutoTokenizer": None},
+        "datasets": {"load_dataset": None},
+        "torch": {},
+        "torch.utils": {},
+        "torch.utils.data": {"Dataset": object},
+    }.items():
+        module = types.ModuleType(name)
+        module.__dict__.update(attributes)
+        sys.modules.setdefault(name, module)
 
 
 class ScriptedAgent:
@@ -625,6 +706,54 @@ def record_alfworld(episodes: list[dict]) -> list[dict]:
     return recorded
 
 
+MIND2WEB_TOP_K, MIND2WEB_GROUP = 10, 5
+"""v0.2's ``configs/tasks/mind2web.yaml``: ``eval.topk`` (the negatives kept, by rank) and ``train.num_candidates``
+(the candidates of one call)."""
+
+
+def _config_value(relative: str, key: str) -> str:
+    for line in (CHECKOUT / relative).read_text().splitlines():
+        if line.strip().startswith(f"{key}:"):
+            return line.split(":", 1)[1].strip().strip("\"'")
+    raise SystemExit(f"no {key} in {relative}")
+
+
+def record_mind2web(episodes: list[dict]) -> list[dict]:
+    """v0.2's ``Mind2Web.start_sample`` once per sample (``__init__``, which loads the data and a tokenizer, is
+    replaced by the attributes it sets); with at most ``MIND2WEB_GROUP`` candidates its tournament is one call."""
+    import random
+
+    from src.server.tasks.mind2web import task as m2w
+
+    random.seed(123)  # configs/tasks/mind2web.yaml seed, as __init__ seeds it
+    recorded = []
+    for episode in episodes:
+        task = m2w.Mind2Web.__new__(m2w.Mind2Web)
+        task.top_k, task.candidates_num = MIND2WEB_TOP_K, MIND2WEB_GROUP
+        task.prompt_template = json.loads((CHECKOUT / _config_value("configs/tasks/mind2web.yaml", "llm_prompt")).read_text())
+        task.data = [({key: value for key, value in sample.items() if key != "choices"}, None) for sample in episode["samples"]]
+        requests, predictions, statuses = [], [], []
+        for position, (sample, reply) in enumerate(zip(episode["samples"], episode["replies"])):
+            assert len(sample["choices"]) <= MIND2WEB_GROUP and sample["pos_ids"], "one call per sample"
+            agent = ScriptedAgent([reply])
+            output = asyncio.run(task.start_sample(position, _session(agent)))
+            assert len(agent.sent) == 1, "one call per sample"
+            requests.append(agent.sent[0])
+            predictions.append(list(output.result["final_prediction"]))
+            statuses.append(output.status.value)
+        recorded.append(
+            {
+                "index": episode["index"],
+                "replies": episode["replies"],
+                "requests": requests,
+                "predictions": predictions,
+                "statuses": statuses,
+                "fed": [sample["choices"] for sample in episode["samples"]],
+            }
+        )
+    return recorded
+
+
 def record_filter() -> list[dict]:
     """``Session._calc_segments`` and ``Session.filter_messages`` on the seeded histories of
     ``tests/support/agentbench_histories.py``: each message's segments, how many turns were sent, and what was added
@@ -662,8 +791,9 @@ def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
     for task, relative in MODULES.items():
         if task not in tasks:
             continue
-        (src / relative).parent.mkdir(parents=True, exist_ok=True)
-        (src / relative).write_text((WORK / f"{task}_module.py").read_text())
+        for path in module_paths(task):
+            (src / path).parent.mkdir(parents=True, exist_ok=True)
+            (src / path).write_text((WORK / "modules" / path).read_text())
         init = (src / relative).parent / "__init__.py"
         if not init.exists():
             init.write_text(_show(git_dir, str(Path(relative).parent / "__init__.py")))
@@ -681,6 +811,7 @@ def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
         "ltp": record_ltp,
         "webshop": record_webshop,
         "alfworld": record_alfworld,
+        "mind2web": record_mind2web,
     }
     differing = 0
     for task, recorder in recorders.items():
