@@ -1,5 +1,6 @@
 """Record the requests AgentBench v0.2's own task servers send (references for the ``agentbench`` protocol's replay
-tests, never a runtime dependency): DBBench, OS interaction, knowledge graph, lateral thinking, WebShop and ALFWorld.
+tests, never a runtime dependency): DBBench, OS interaction, knowledge graph, lateral thinking, WebShop, ALFWorld and
+Mind2Web.
 
 Runs AgentBench's ``src/server/task.py`` (``Session``, ``filter_messages``) and ``src/typings`` UNMODIFIED, and each
 task's own loop (``DBBench.start_sample``, ``OSInteraction._judge``, ``KnowledgeGraph.start_sample``,
@@ -20,11 +21,19 @@ Stubs stand in for what needs a server, each fed what this suite's env gave for 
   v0.2's, ``jsonlines`` a stub module; ``ALFWorld.__init__`` runs on the stand-in's config and prompts files;
 - LTP: the host model (``eval_agent``) answers the hosting dialogue with the env's host reply (``host_reply``) and
   "No" to the bookkeeping prompts; ``pandas``, ``src.configs`` and ``src.client.agent`` are stubs (nltk is real).
+- Mind2Web: ``Mind2Web.start_sample``, ``format_input_multichoice`` (texts swapped in ``task.py`` and
+  ``dataloader.py``) and ``data_utils/dom_utils.py`` run unmodified on lxml; ``__init__`` (the data set, a
+  tokenizer, a pickle of ranks) is not run: the object gets the attributes it sets (the prompt file, ``top_k`` 10 and
+  ``candidates_num`` 5 as in v0.2's config, ``data``), and ``addict``, ``transformers``, ``datasets`` and ``torch``
+  are stub modules. Each request of ours is one v0.2 sample (``tests/support/mind2web_agentbench_items.samples``:
+  the env's page, task, previous actions and its candidates, gold and ranked distractors); with 5 candidates or
+  fewer ``start_sample``'s tournament is one call, whose message list is the reference. v0.2's prediction
+  (``final_prediction``: the element and the operation) is kept too.
 
 The session's controller is a scripted agent: it records every message list it is sent (roles mapped as
 AgentBench's HTTP agent maps them) and answers with the scripted replies.
 
-Usage (two stages; the second runs in a venv with pydantic 1, numpy, PyYAML, requests and nltk)::
+Usage (two stages; the second runs in a venv with pydantic 1, numpy, PyYAML, requests, nltk and lxml)::
 
     PYTHONPATH=. .venv/bin/python tests/reference/record_agentbench_protocol.py --export --git-dir PATH
     /tmp/agentbench-venv/bin/python tests/reference/record_agentbench_protocol.py --record --git-dir PATH
@@ -38,7 +47,7 @@ reads and as the code that runs, and only prints whether every request was equal
 output would hold AgentBench's texts).
 
 ``--export`` plays each id under our protocol with the scripted replies of ``tests/support/agentbench_scripts.py`` on the items of
-``tests/support/{db,os,kg}_agentbench_items.py`` and the puzzles of ``tests/support/agentbench_scripts.py``, keeps what the env gave and writes v0.2's
+``tests/support/{db,os,kg,mind2web}_agentbench_items.py`` and the puzzles of ``tests/support/agentbench_scripts.py``, keeps what the env gave and writes v0.2's
 task modules with the stand-in texts; ``--record`` runs them and writes ``tests/reference/agentbench_<task>.json``,
 which ``tests/test_agentbench_protocol_<task>.py`` replay.
 """
@@ -248,11 +257,12 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
     if "mind2web" in tasks:
         from tests.support import mind2web_agentbench_items
         from tests.support.agentbench_scripts import MIND2WEB_SCRIPTS
+        from tests.support.mind2web_agentbench_items import samples
 
         items = mind2web_agentbench_items.write_items(WORK / "mind2web")
         kwargs = protocol.env_kwargs("AgentBench/WebBrowsing-v0")
         env = gym.make("AgentBench/WebBrowsing-v0", task_file=str(items), **kwargs).unwrapped
-        run("mind2web", env, MIND2WEB_SCRIPTS, lambda i: None, mind2web_samples)
+        run("mind2web", env, MIND2WEB_SCRIPTS, lambda i: None, samples)
         env.close()
 
     if "dbbench" in tasks:
@@ -261,7 +271,6 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
         run("dbbench", env, DB_SCRIPTS, lambda i: db_agentbench_items.ITEMS[i])
         env.close()
     if "os_interaction" in tasks:
-
         root = os_agentbench_items.write_items(WORK / "os")
         env = gym.make(
             "AgentBench/OS-v0",
@@ -298,34 +307,6 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
         ).unwrapped
         run("ltp", env, LTP_SCRIPTS, lambda i: LTP_PUZZLES[i])
         env.close()
-
-
-def mind2web_samples(env: Any, played: dict[str, Any]) -> list[dict[str, Any]]:
-    """One v0.2 sample per request (as ``get_data`` leaves it): the step's page, the task, every previous action
-    (``format_input_multichoice`` keeps the last five), and the candidates the env chose: ``pos_ids`` the gold one,
-    ``neg_candidates`` the others ranked 0, 1, ... A refused step asks its question again: the same sample."""
-    from agentgym_text.envs.webbrowsing.render import ask
-
-    annotation, index, samples = env._annotation, 0, []
-    for number in range(len(played["requests"])):
-        step = annotation.steps[index]
-        uids = [uid for uid, _ in ask(annotation, index, env.num_candidates).choices]
-        samples.append(
-            {
-                "cleaned_html": step.html,
-                "confirmed_task": annotation.task,
-                "previous_actions": [earlier.repr for earlier in annotation.steps[:index]],
-                "pos_ids": [uid for uid in uids if uid in step.gold],
-                "neg_candidates": [
-                    {"backend_node_id": uid, "rank": rank}
-                    for rank, uid in enumerate(uid for uid in uids if uid not in step.gold)
-                ],
-                "choices": uids,
-            }
-        )
-        if number < len(played["infos"]) and played["infos"][number]["valid"]:
-            index += 1
-    return samples
 
 
 # ---- --record (the reference venv) -------------------------------------------------------------------------------
@@ -730,8 +711,12 @@ def record_mind2web(episodes: list[dict]) -> list[dict]:
     for episode in episodes:
         task = m2w.Mind2Web.__new__(m2w.Mind2Web)
         task.top_k, task.candidates_num = MIND2WEB_TOP_K, MIND2WEB_GROUP
-        task.prompt_template = json.loads((CHECKOUT / _config_value("configs/tasks/mind2web.yaml", "llm_prompt")).read_text())
-        task.data = [({key: value for key, value in sample.items() if key != "choices"}, None) for sample in episode["samples"]]
+        task.prompt_template = json.loads(
+            (CHECKOUT / _config_value("configs/tasks/mind2web.yaml", "llm_prompt")).read_text()
+        )
+        task.data = [
+            ({key: value for key, value in sample.items() if key != "choices"}, None) for sample in episode["samples"]
+        ]
         requests, predictions, statuses = [], [], []
         for position, (sample, reply) in enumerate(zip(episode["samples"], episode["replies"])):
             assert len(sample["choices"]) <= MIND2WEB_GROUP and sample["pos_ids"], "one call per sample"
@@ -825,7 +810,9 @@ def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
                 differing += not same
                 print(f"{task} item {ours['index']}: {len(theirs['requests'])} requests, {'equal' if same else 'DIFFER'}")
             continue
-        note = f"THUDM/AgentBench {COMMIT} {MODULES[task]} (texts: tests/support/agentbench_checkout.py)"
+        note = (
+            f"THUDM/AgentBench {COMMIT} {', '.join(module_paths(task))} (texts: tests/support/agentbench_checkout.py)"
+        )
         out_path(task).write_text(
             json.dumps({"source": note, "episodes": recorded}, ensure_ascii=False, indent=1) + "\n"
         )

@@ -336,7 +336,7 @@ MIND2WEB_SCRIPTS = {
         "Answer: A.",
         "Answer: D.\nAction: SELECT\nValue: Newest",
         "Answer: B.\nAnswer: C.\nAction: CLICK\nAction: TYPE",  # the first of each is read
-        "Answer: E.\nAction: CLICK",
+        "Answer: E. is the one",  # a letter without an operation: scored with none, not refused
         "Answer: B.\nAction: TYPE\nValue: decaf\n",
         "Element: the cart\nAnswer: C.\nAction: CLICK",
     ],
@@ -347,11 +347,12 @@ MIND2WEB_SCRIPTS = {
         "Answer: D.\nAction: SELECT\nValue: Relevance",
         "answer: b.\naction: click",  # lower-case markers are not read
         "Answer: C.\nAction: CLICK",
-        "Answer: F.\nAction: CLICK",
+        "Answer: F.\nAction: TYPE",  # TYPE without a value: scored as it is, not refused
         "Answer: B.\nAction: CLICK\nValue: (nothing to type)",
         "Answer: E.\nAction: CLICK",
     ],
 }
 """Mind2Web: "Answer: X." lines with operations and values, bare letters and no letter (read as A), Mind2Web's own
 one-line target, letters in brackets, two Value, Answer or Action lines, trailing spaces, lower-case markers and
-operations, and letters past the choices."""
+operations, letters past the choices, and letters without an operation or a value (which the env scores as
+AgentBench does under the protocol's ``agentbench_scoring``)."""

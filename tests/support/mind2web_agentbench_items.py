@@ -1,8 +1,10 @@
 """Three small Mind2Web annotations written here in Mind2Web's format (its own files never enter this repository),
 nine steps each, on pages in ``cleaned_html`` form with the quirks of the real ones: visible text in ``<text>``
 elements carrying their own ``backend_node_id``, wrappers with no attribute, attribute values that are URLs,
-``hidden`` or words of 15 letters or more, an svg icon class, long texts, escaped ``&``, a select with options, long
-lists of siblings, and ``action_reprs`` as Mind2Web writes them. Used by the Mind2Web replay of the ``agentbench``
+``hidden`` or words of 15 letters or more (a wrapper whose only attribute shows nothing stays), an svg icon class,
+long texts, quotes in a text, escaped ``&``, a select with options, a list of 30 links (more than 50 elements and texts
+below it; a link in it has more than 3 siblings on each side), and ``action_reprs`` as Mind2Web writes them. Used by
+the Mind2Web replay of the ``agentbench``
 protocol (``tests/reference/record_agentbench_protocol.py``)."""
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
+from typing import Any
 
-__all__ = ["ANNOTATIONS", "write_items"]
+__all__ = ["ANNOTATIONS", "write_items", "samples"]
 
 
 class _Page:
@@ -26,7 +29,11 @@ class _Page:
             uid.append(number)
         shown = "".join(f' {name}="{value}"' for name, value in attrs.items())
         inner = "".join(children)
-        return f'<{tag} backend_node_id="{number}"{shown}>{inner}</{tag}>' if inner else f'<{tag} backend_node_id="{number}"{shown}/>'
+        return (
+            f'<{tag} backend_node_id="{number}"{shown}>{inner}</{tag}>'
+            if inner
+            else f'<{tag} backend_node_id="{number}"{shown}/>'
+        )
 
     def text(self, words: str) -> str:
         return f'<text backend_node_id="{next(self.ids)}">{words}</text>'
@@ -34,11 +41,14 @@ class _Page:
 
 def _shop_page(query: str, products: list[str], marks: dict[str, list[str]]) -> str:
     """A shop page; ``marks`` collects the ids of named elements (``search``, ``go``, ``sort``, ``product<i>``,
-    ``cart``, ``next``)."""
+    ``cart``, ``next``, ``footer``, ``link<i>``)."""
     p = _Page()
     nav = p.el(
         "ul",
-        *(p.el("li", p.el("a", p.text(name), title=f"https://shop.example/{name.lower()}")) for name in ("Home", "Deals", "Help")),
+        *(
+            p.el("li", p.el("a", p.text(name), title=f"https://shop.example/{name.lower()}"))
+            for name in ("Home", "Deals", "Help")
+        ),
     )
     header = p.el(
         "header",
@@ -49,6 +59,7 @@ def _shop_page(query: str, products: list[str], marks: dict[str, list[str]]) -> 
     search = p.el(
         "form",
         p.el("input", type="hidden", name="csrf"),
+        p.el("input", type="hidden"),
         p.el(
             "input",
             uid=marks.setdefault("search", []),
@@ -62,7 +73,10 @@ def _shop_page(query: str, products: list[str], marks: dict[str, list[str]]) -> 
     )
     sort = p.el(
         "select",
-        *(p.el("option", p.text(name), **({"option_selected": "true"} if i == 0 else {})) for i, name in enumerate(("Relevance", "Price: Low to High", "Newest"))),
+        *(
+            p.el("option", p.text(name), **({"option_selected": "true"} if i == 0 else {}))
+            for i, name in enumerate(("Relevance", "Price: Low to High", "Newest"))
+        ),
         uid=marks.setdefault("sort", []),
         name="sort",
     )
@@ -72,6 +86,9 @@ def _shop_page(query: str, products: list[str], marks: dict[str, list[str]]) -> 
             p.el("a", p.text(name), uid=marks.setdefault(f"product{i}", []), role="link"),
             p.el("span", p.text(f"${12 + 7 * i}.99 &amp; free shipping"), **{"class": "price"}),
             p.el("div", p.el("button", p.text("Add to Cart"), type="button", title="Add to Cart")),
+            p.el(
+                "div", p.el("span", p.text(f'"Best seller" in {name.split()[-1]}')), title="https://shop.example/best"
+            ),
         )
         for i, name in enumerate(products)
     ]
@@ -91,7 +108,19 @@ def _shop_page(query: str, products: list[str], marks: dict[str, list[str]]) -> 
         p.el("nav", p.el("a", p.text("Next page"), uid=marks.setdefault("next", [])), aria_label="presentation"),
         blurb,
     )
-    return p.el("html", p.el("body", header, main))
+    footer = p.el(
+        "footer",
+        p.el(
+            "ul",
+            *(
+                p.el("li", p.el("a", p.text(f"Footer link {i}"), uid=marks.setdefault(f"link{i}", [])))
+                for i in range(30)
+            ),
+            uid=marks.setdefault("footer", []),
+            aria_label="Site links",
+        ),
+    )
+    return p.el("html", p.el("body", header, main, footer))
 
 
 def _annotation(task: str, products: list[str], steps: list[tuple[str, str, str, str]]) -> dict:
@@ -126,13 +155,18 @@ ANNOTATIONS = [
         "Find the Nestwell bookshelf, sort by price and add the cheapest two shelves to the cart",
         _BOOKS,
         [
-            ("", "search", "TYPE Nestwell 5 Tier Bookshelf", "[searchbox]  Search products -> TYPE: Nestwell 5 Tier Bookshelf"),
+            (
+                "",
+                "search",
+                "TYPE Nestwell 5 Tier Bookshelf",
+                "[searchbox]  Search products -> TYPE: Nestwell 5 Tier Bookshelf",
+            ),
             ("Nestwell", "go", "CLICK", "[button]  Go -> CLICK"),
             ("Nestwell", "sort", "SELECT Price: Low to High", "[combobox]  Sort by -> SELECT: Price: Low to High"),
             ("Nestwell", "product0", "CLICK", "[link]  Nestwell 5 Tier Bookshelf -> CLICK"),
             ("Nestwell", "cart", "CLICK", "[link]  Cart (0) -> CLICK"),
             ("Nestwell", "product1", "CLICK", "[link]  Oak Ladder Shelf -> CLICK"),
-            ("Nestwell", "next", "CLICK", "[link]  Next page -> CLICK"),
+            ("Nestwell", "footer", "CLICK", "[list]  Site links -> CLICK"),
             ("Nestwell", "product3", "CLICK", "[link]  Floating Wall Shelves -> CLICK"),
             ("Nestwell", "cart", "CLICK", "[link]  Cart (0) -> CLICK"),
         ],
@@ -146,7 +180,7 @@ ANNOTATIONS = [
             ("Kenya", "product2", "CLICK", "[link]  Single Origin Kenya AA -> CLICK"),
             ("Kenya", "sort", "SELECT Newest", "[combobox]  Sort by -> SELECT: Newest"),
             ("Kenya", "product3", "CLICK", "[link]  Espresso Beans 2 lb -> CLICK"),
-            ("Kenya", "next", "CLICK", "[link]  Next page -> CLICK"),
+            ("Kenya", "link15", "CLICK", "[link]  Footer link 15 -> CLICK"),
             ("Kenya", "product0", "CLICK", "[link]  Golden Acre Dark Roast -> CLICK"),
             ("Kenya", "search", "TYPE decaf", "[searchbox]  Search products -> TYPE: decaf"),
             ("decaf", "cart", "CLICK", "[link]  Cart (0) -> CLICK"),
@@ -162,7 +196,7 @@ ANNOTATIONS = [
             ("lamp", "sort", "SELECT Relevance", "[combobox]  Sort by -> SELECT: Relevance"),
             ("lamp", "product0", "CLICK", "[link]  Brightcell Desk Lamp -> CLICK"),
             ("lamp", "product2", "CLICK", "[link]  Clip-on Reading Light -> CLICK"),
-            ("lamp", "next", "CLICK", "[link]  Next page -> CLICK"),
+            ("lamp", "link2", "CLICK", "[link]  Footer link 2 -> CLICK"),
             ("lamp", "cart", "CLICK", "[link]  Cart (0) -> CLICK"),
             ("lamp", "product3", "CLICK", "[link]  Paper Lantern Pendant -> CLICK"),
         ],
@@ -176,3 +210,33 @@ def write_items(folder: Path) -> Path:
     path = folder / "mind2web_items.json"
     path.write_text(json.dumps(ANNOTATIONS, ensure_ascii=False))
     return path
+
+
+def samples(env: Any, played: dict[str, Any]) -> list[dict[str, Any]]:
+    """One v0.2 sample per request (as ``get_data`` leaves it): the step's page, the task, every previous action
+    (``format_input_multichoice`` keeps the last five), and the candidates the env chose: ``pos_ids`` the gold one,
+    ``neg_candidates`` the others ranked 0, 1, ..., and ``choices`` all of them in letter order (ours, not v0.2's).
+    ``env`` (unwrapped) has just played ``played`` (``tests/support/agentbench_replay.play``). A refused step asks
+    its question again: the same sample."""
+    from agentgym_text.envs.webbrowsing.render import ask
+
+    annotation, index, found = env._annotation, 0, []
+    for number in range(len(played["requests"])):
+        step = annotation.steps[index]
+        uids = [uid for uid, _ in ask(annotation, index, env.num_candidates).choices]
+        found.append(
+            {
+                "cleaned_html": step.html,
+                "confirmed_task": annotation.task,
+                "previous_actions": [earlier.repr for earlier in annotation.steps[:index]],
+                "pos_ids": [uid for uid in uids if uid in step.gold],
+                "neg_candidates": [
+                    {"backend_node_id": uid, "rank": rank}
+                    for rank, uid in enumerate(uid for uid in uids if uid not in step.gold)
+                ],
+                "choices": uids,
+            }
+        )
+        if number < len(played["infos"]) and played["infos"][number]["valid"]:
+            index += 1
+    return found
