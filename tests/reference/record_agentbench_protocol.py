@@ -46,6 +46,11 @@ is written only then). ``--real`` (on both stages) runs the same sessions with v
 reads and as the code that runs, and only prints whether every request was equal (nothing is written here: the
 output would hold AgentBench's texts).
 
+``--recorded-pages`` (on both stages) also prints whether the env's page and choices equal what v0.2's
+``prune_tree``/``get_tree_repr`` make of the same page and candidates, for every step of the 122 shipped recorded
+WebBrowsing tasks (recorded at their first use: Chromium and the sites), each page in Mind2Web's form (its text runs
+as ``<text>`` elements); nothing is written here.
+
 ``--export`` plays each id under our protocol with the scripted replies of ``tests/support/agentbench_scripts.py`` on the items of
 ``tests/support/{db,os,kg,mind2web}_agentbench_items.py`` and the puzzles of ``tests/support/agentbench_scripts.py``, keeps what the env gave and writes v0.2's
 task modules with the stand-in texts; ``--record`` runs them and writes ``tests/reference/agentbench_<task>.json``,
@@ -178,7 +183,9 @@ def swap_texts(task: str, real: dict[str, str], fake: dict[str, str]) -> dict[st
     return swapped
 
 
-def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES)) -> None:
+def export(
+    git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES), recorded_pages: bool = False
+) -> None:
     sys.path.insert(0, str(ROOT))
     import gymnasium as gym
 
@@ -295,6 +302,8 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
             run("knowledgegraph", env, KG_SCRIPTS, lambda i: kg_agentbench_items.ITEMS[i])
             env.close()
 
+    if recorded_pages:
+        export_recorded_pages()
     if "ltp" not in tasks:
         return
     workbook = write_workbook(WORK / "standard.xlsx")
@@ -307,6 +316,65 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
         ).unwrapped
         run("ltp", env, LTP_SCRIPTS, lambda i: LTP_PUZZLES[i])
         env.close()
+
+
+def export_recorded_pages() -> None:
+    """Every step of the shipped recorded WebBrowsing tasks: the page in Mind2Web's form, the candidates, and the
+    env's page and choice texts."""
+    import itertools
+
+    import gymnasium as gym
+
+    from agentgym_text.envs.webbrowsing.render import ask
+
+    env = gym.make("AgentBench/WebBrowsing-v0").unwrapped
+    steps = []
+    for index in range(len(env.tasks.task_ids)):
+        env.reset(options={"task_index": index})
+        annotation = env._annotation
+        for number, step in enumerate(annotation.steps):
+            question = ask(annotation, number, env.num_candidates)
+            ids = itertools.count()
+            html = re.sub(  # the recorder writes text runs bare (escaped, so never holding "<")
+                r">([^<]*[^<\s][^<]*)<",
+                lambda m, ids=ids: f'><text backend_node_id="t{next(ids)}">{m.group(1)}</text><',
+                step.html,
+            )
+            steps.append(
+                {
+                    "task": index,
+                    "step": number,
+                    "html": html,
+                    "candidates": [uid for uid, _ in question.choices],
+                    "page": question.page,
+                    "choices": [text for _, text in question.choices],
+                }
+            )
+    env.close()
+    (WORK / "recorded_pages.json").write_text(json.dumps(steps, ensure_ascii=False))
+    print(f"recorded pages: exported {len(steps)} steps")
+
+
+def compare_recorded_pages() -> int:
+    """How many steps' pages or choices differ from what v0.2's ``dom_utils`` make of them (the first shown)."""
+    import lxml.etree
+    from src.server.tasks.mind2web.data_utils.dom_utils import get_tree_repr, prune_tree
+
+    steps = json.loads((WORK / "recorded_pages.json").read_text())
+    differing = 0
+    for step in steps:
+        tree = prune_tree(lxml.etree.fromstring(step["html"]), step["candidates"])
+        page, mapping = get_tree_repr(tree, id_mapping={}, keep_html_brackets=True)
+        choices = [
+            " ".join(get_tree_repr(node, id_mapping=mapping, keep_html_brackets=True)[0].split()[:10])
+            for node in tree.xpath("//*[@backend_node_id]")
+        ]
+        if (page, choices) != (step["page"], step["choices"]):
+            if not differing:
+                print(f"task {step['task']} step {step['step']}:\n ours {step['page']}\n v0.2 {page}")
+            differing += 1
+    print(f"recorded pages: {len(steps) - differing} of {len(steps)} steps equal")
+    return differing
 
 
 # ---- --record (the reference venv) -------------------------------------------------------------------------------
@@ -766,7 +834,9 @@ def record_filter() -> list[dict]:
     return cases
 
 
-def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES)) -> None:
+def record(
+    git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES), recorded_pages: bool = False
+) -> None:
     global CHECKOUT
     CHECKOUT = REAL / "checkout" if real else WORK / "checkout"
     src = WORK / "agentbench"
@@ -798,7 +868,7 @@ def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
         "alfworld": record_alfworld,
         "mind2web": record_mind2web,
     }
-    differing = 0
+    differing = compare_recorded_pages() if recorded_pages else 0
     for task, recorder in recorders.items():
         if task not in tasks:
             continue
@@ -817,15 +887,14 @@ def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
             json.dumps({"source": note, "episodes": recorded}, ensure_ascii=False, indent=1) + "\n"
         )
         print(f"wrote {out_path(task)}")
-    if real:
-        sys.exit(1 if differing else 0)
-    if set(tasks) != set(MODULES):
-        return
-    note = f"THUDM/AgentBench {COMMIT} src/server/task.py Session.filter_messages and _calc_segments"
-    out_path("filter_messages").write_text(
-        json.dumps({"source": note, "cases": record_filter()}, ensure_ascii=False) + "\n"
-    )
-    print(f"wrote {out_path('filter_messages')}")
+    if not real and set(tasks) == set(MODULES):
+        note = f"THUDM/AgentBench {COMMIT} src/server/task.py Session.filter_messages and _calc_segments"
+        out_path("filter_messages").write_text(
+            json.dumps({"source": note, "cases": record_filter()}, ensure_ascii=False) + "\n"
+        )
+        print(f"wrote {out_path('filter_messages')}")
+    if differing:
+        sys.exit(1)
 
 
 def main() -> None:
@@ -841,14 +910,17 @@ def main() -> None:
         "--real", action="store_true", help="v0.2's own texts on both sides; compare, write nothing here"
     )
     parser.add_argument("--tasks", default=",".join(MODULES), help="which tasks (comma-separated; default all)")
+    parser.add_argument(
+        "--recorded-pages", action="store_true", help="compare the pages of the recorded WebBrowsing tasks too"
+    )
     args = parser.parse_args()
     if not args.git_dir:
         parser.error("name a git mirror of THUDM/AgentBench with --git-dir or $AGENTBENCH_GIT_DIR")
     tasks = tuple(args.tasks.split(","))
     if args.export:
-        export(args.git_dir, args.real, tasks)
+        export(args.git_dir, args.real, tasks, args.recorded_pages)
     if args.record:
-        record(args.git_dir, args.real, tasks)
+        record(args.git_dir, args.real, tasks, args.recorded_pages)
 
 
 if __name__ == "__main__":
