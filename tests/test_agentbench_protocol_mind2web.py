@@ -1,13 +1,15 @@
-"""AgentBench/WebBrowsing-v0 under ``--protocol agentbench`` against a HAND-DERIVED expectation (v0.2's Mind2Web
-loop cannot be replayed on this env: it plays one annotated step per sample as a tournament over shuffled candidate
-groups, with lxml pruning of Mind2Web's own pages). The expectation is written out here from v0.2's source
-(``mind2web/task.py`` ``start_sample``, ``dataloader.py`` ``format_input_multichoice``) in the stand-in checkout's
-words: every call sends the prompt file's turns with the last one set to the page and the question (the history is
-emptied before each call, then cut by the session as any history), and a reply is read as
-``postprocess_action_llm`` reads it."""
+"""AgentBench/WebBrowsing-v0 under ``--protocol agentbench``: every request equals the one AgentBench v0.2's own
+Mind2Web task sent, byte for byte (``tests/reference/agentbench_mind2web.json``, recorded by
+``tests/reference/record_agentbench_protocol.py --tasks mind2web``: v0.2's ``Mind2Web.start_sample``,
+``format_input_multichoice`` and ``dom_utils`` unmodified, on the stand-in checkout's texts, one sample per request
+made of the env's page, task, previous actions and candidates), on three authored Mind2Web tasks of nine steps
+(``tests/support/mind2web_agentbench_items.py``) with scripted replies that walk the reply reader; and each reply
+is scored as v0.2 keeps its prediction (the element and the operation)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -15,63 +17,65 @@ import pytest
 
 from agentgym_text.agents.protocols.agentbench import AgentBenchProtocol
 from agentgym_text.agents.protocols.agentbench.mind2web import read_reply
-from agentgym_text.agents.protocols.agentbench.session import filter_messages
-from agentgym_text.agents.protocols.base import CheckoutError, Opening
+from agentgym_text.agents.protocols.base import CheckoutError
+from agentgym_text.envs.webbrowsing.actions import parse_answer
+from agentgym_text.envs.webbrowsing.metrics import operation_string
+from tests.support import mind2web_agentbench_items as items
 from tests.support.agentbench_checkout import MIND2WEB_PROMPT, write_checkout
+from tests.support.agentbench_replay import play
 
 ENV_ID = "AgentBench/WebBrowsing-v0"
-REPLIES = [
-    "The search box first.\nAnswer: D.\nAction: TYPE\nValue: Nestwell 5 Tier Bookshelf",
-    "Answer: B.\nAction: CLICK",
-    "no letter at all, so A\nAction: SELECT\nValue: first",
-    "Answer: Z. is no choice",
-    "Answer: C.\nAction: CLICK",
-    "Answer: E.\nAction: TYPE\nValue: two\nValue: lines",
-]
+REFERENCE = Path(__file__).parent / "reference" / "agentbench_mind2web.json"
 
 
-def hand_derived(parts: dict[str, Any]) -> list[dict[str, str]]:
-    """v0.2's messages for one call, by hand from its source, in the stand-in's words."""
-    seq_in = f"Complete this web task on the page shown:\nGoal: {parts['task']}\nDone so far:\n"
-    seq_in += "".join(f"- {action}\n" for action in parts["previous"]) or "(nothing)\n"
-    seq_in += "Which element next? Choose a letter:\nA. none of these\n"
-    seq_in += "".join(f"{chr(66 + i)}) {text}\n" for i, text in enumerate(parts["choices"]))
-    history = [*MIND2WEB_PROMPT[:-1], {"role": "user", "content": f"Page:\n{parts['page']}\n--\n{seq_in}"}]
-    return [
-        {"role": "assistant" if m["role"] == "agent" else "user", "content": m["content"]}
-        for m in filter_messages(history)
-    ]
+def _reference() -> list[dict[str, Any]]:
+    return json.loads(REFERENCE.read_text())["episodes"]
 
 
 @pytest.fixture(scope="module")
-def protocol(tmp_path_factory):
-    return AgentBenchProtocol(write_checkout(tmp_path_factory.mktemp("checkout")))
-
-
-@pytest.mark.parametrize("task_index", [0, 1, 2])
-def test_every_request_equals_the_hand_derived_one(protocol, task_index):
-    env = gym.make(ENV_ID, **protocol.env_kwargs(ENV_ID)).unwrapped
+def replayed(tmp_path_factory) -> list[tuple[dict, dict, list[dict]]]:
+    folder = tmp_path_factory.mktemp("mind2web")
+    protocol = AgentBenchProtocol(write_checkout(folder / "checkout"))
+    env = gym.make(ENV_ID, task_file=str(items.write_items(folder)), **protocol.env_kwargs(ENV_ID)).unwrapped
     try:
-        observation, info = env.reset(options={"task_index": task_index})
-        dialogue = protocol.begin(Opening(ENV_ID, info["goal"], observation, info, "webbrowsing"))
-        parts, sent, refused = info["question"], 0, 0
-        for reply in REPLIES * 3:
-            request = dialogue.request()
-            assert request.messages == hand_derived(parts), (task_index, sent)
-            assert len(request.messages) <= len(MIND2WEB_PROMPT)  # nothing piles up: the history is emptied
-            sent += 1
-            reading = dialogue.read(reply)
-            letter, op, value = read_reply(reply)
-            assert reading.action == f"Answer: {letter}.\nAction: {op}\nValue: {value}".rstrip()
-            observation, _, terminated, truncated, info = env.step(reading.action)
-            refused += not info["valid"]
-            parts = info.get("question", parts)  # a refused step asks the same question again
-            dialogue.observe(observation, info)
-            if terminated or truncated:
-                break
-        assert terminated and sent == len(env._annotation.steps) + refused, (sent, refused)
+        out = []
+        for expected in _reference():
+            played = play(protocol, ENV_ID, env, expected["index"], expected["replies"])
+            out.append((expected, played, items.samples(env, played)))
+        return out
     finally:
         env.close()
+
+
+def test_the_reference_has_three_tasks_of_eight_requests_or_more():
+    episodes = _reference()
+    assert len(episodes) >= 3 and all(len(e["requests"]) >= 8 for e in episodes)
+    assert all(len(e["requests"]) == len(e["replies"]) == len(e["predictions"]) for e in episodes)
+    # every request is the prompt file's turns with the question last (the history is emptied before each call)
+    assert all(len(r) == len(MIND2WEB_PROMPT) for e in episodes for r in e["requests"])
+    assert all(m["role"] in ("user", "assistant") for e in episodes for r in e["requests"] for m in r)
+
+
+def test_every_request_equals_agentbenchs(replayed):
+    for expected, played, samples in replayed:
+        assert [s["choices"] for s in samples] == expected["fed"], f"task {expected['index']}: other candidates"
+        assert len(played["requests"]) == len(expected["requests"])
+        for turn, (sent, wanted) in enumerate(zip(played["requests"], expected["requests"])):
+            assert sent == wanted, f"task {expected['index']} request {turn}"
+        assert all(info["valid"] for info in played["infos"]), "every step is asked once, as in v0.2"
+        assert played["end"] in ("success", "failure")
+
+
+def test_each_answer_is_scored_as_agentbench_keeps_its_prediction(replayed):
+    for expected, played, samples in replayed:
+        for turn, (action, sample, (element, operation)) in enumerate(
+            zip(played["actions"], samples, expected["predictions"])
+        ):
+            answer = parse_answer(action, len(sample["choices"]), refuse_incomplete=False)
+            chosen = sample["choices"][ord(answer.letter) - ord("B")] if answer.letter != "A" else ""
+            assert (chosen, operation_string(answer.op, answer.value)) == (element, " ".join(operation.split())), (
+                f"task {expected['index']} reply {turn}"
+            )
 
 
 def test_the_reply_reading_and_the_missing_file(tmp_path):

@@ -143,6 +143,27 @@ def test_bad_answers_are_invalid_with_a_message(task_file, action, reason):
     assert info["valid"]
 
 
+@pytest.mark.parametrize(
+    "action, element_right, operation_f1",
+    [
+        ("Answer: H.\nAction: CLICK", 0.0, 0.0),  # past the choices: no element, no operation
+        ("Answer: A.\nAction: CLICK", 0.0, 0.0),  # A: no element, no operation
+        ("GOLD.", 1.0, 0.0),  # the gold letter without an operation
+        ("GOLD.\nAction: TYPE", 1.0, 0.0),  # TYPE without a value (the gold one is a CLICK)
+        ("GOLD.\nAction: CLICK", 1.0, 1.0),
+    ],
+)
+def test_agentbench_scoring_scores_what_is_there(task_file, action, element_right, operation_f1):
+    env = WebBrowsingEnv(task_file=task_file, agentbench_scoring=True)
+    env.reset(options={"task_index": 0})
+    action = action.replace("GOLD", f"Answer: {_letter(env, 'p3a')}")
+    _, _, terminated, _, info = env.step(action)
+    assert info["valid"] and not terminated and info["steps_answered"] == 1
+    assert (info["element_accuracy"], info["operation_f1"]) == (element_right, operation_f1)
+    _, _, _, _, info = env.step("CLICK the search box")  # an answer with no letter is still refused
+    assert not info["valid"] and info["invalid_reason"] == "unparsable"
+
+
 def test_answer_spellings():
     reply = "Thought: the field is C.\nAnswer: C.\nAction: TYPE\nValue: Boston, NY"
     assert parse_answer(reply, 3) == parse_answer("C) type: Boston, NY", 3)
@@ -167,7 +188,7 @@ def test_mind2web_text_elements_and_sibling_window():
         + "</div></html>"
     )
     text, choices = render_page(tree, ["p4"])
-    assert choices == [("p4", "<p id=0> para 4 </p>")]
+    assert choices == [("p4", "<p id=0>para 4</p>")]
     assert "para 1" in text and "para 7" in text and "para 0" not in text and "para 8" not in text
 
 

@@ -1,5 +1,6 @@
 """Record the requests AgentBench v0.2's own task servers send (references for the ``agentbench`` protocol's replay
-tests, never a runtime dependency): DBBench, OS interaction, knowledge graph, lateral thinking, WebShop and ALFWorld.
+tests, never a runtime dependency): DBBench, OS interaction, knowledge graph, lateral thinking, WebShop, ALFWorld and
+Mind2Web.
 
 Runs AgentBench's ``src/server/task.py`` (``Session``, ``filter_messages``) and ``src/typings`` UNMODIFIED, and each
 task's own loop (``DBBench.start_sample``, ``OSInteraction._judge``, ``KnowledgeGraph.start_sample``,
@@ -20,11 +21,19 @@ Stubs stand in for what needs a server, each fed what this suite's env gave for 
   v0.2's, ``jsonlines`` a stub module; ``ALFWorld.__init__`` runs on the stand-in's config and prompts files;
 - LTP: the host model (``eval_agent``) answers the hosting dialogue with the env's host reply (``host_reply``) and
   "No" to the bookkeeping prompts; ``pandas``, ``src.configs`` and ``src.client.agent`` are stubs (nltk is real).
+- Mind2Web: ``Mind2Web.start_sample``, ``format_input_multichoice`` (texts swapped in ``task.py`` and
+  ``dataloader.py``) and ``data_utils/dom_utils.py`` run unmodified on lxml; ``__init__`` (the data set, a
+  tokenizer, a pickle of ranks) is not run: the object gets the attributes it sets (the prompt file, ``top_k`` 10 and
+  ``candidates_num`` 5 as in v0.2's config, ``data``), and ``addict``, ``transformers``, ``datasets`` and ``torch``
+  are stub modules. Each request of ours is one v0.2 sample (``tests/support/mind2web_agentbench_items.samples``:
+  the env's page, task, previous actions and its candidates, gold and ranked distractors); with 5 candidates or
+  fewer ``start_sample``'s tournament is one call, whose message list is the reference. v0.2's prediction
+  (``final_prediction``: the element and the operation) is kept too.
 
 The session's controller is a scripted agent: it records every message list it is sent (roles mapped as
 AgentBench's HTTP agent maps them) and answers with the scripted replies.
 
-Usage (two stages; the second runs in a venv with pydantic 1, numpy, PyYAML, requests and nltk)::
+Usage (two stages; the second runs in a venv with pydantic 1, numpy, PyYAML, requests, nltk and lxml)::
 
     PYTHONPATH=. .venv/bin/python tests/reference/record_agentbench_protocol.py --export --git-dir PATH
     /tmp/agentbench-venv/bin/python tests/reference/record_agentbench_protocol.py --record --git-dir PATH
@@ -37,8 +46,13 @@ is written only then). ``--real`` (on both stages) runs the same sessions with v
 reads and as the code that runs, and only prints whether every request was equal (nothing is written here: the
 output would hold AgentBench's texts).
 
+``--recorded-pages`` (on both stages) also prints whether the env's page and choices equal what v0.2's
+``prune_tree``/``get_tree_repr`` make of the same page and candidates, for every step of the 122 shipped recorded
+WebBrowsing tasks (recorded at their first use: Chromium and the sites), each page in Mind2Web's form (its text runs
+as ``<text>`` elements); nothing is written here.
+
 ``--export`` plays each id under our protocol with the scripted replies of ``tests/support/agentbench_scripts.py`` on the items of
-``tests/support/{db,os,kg}_agentbench_items.py`` and the puzzles of ``tests/support/agentbench_scripts.py``, keeps what the env gave and writes v0.2's
+``tests/support/{db,os,kg,mind2web}_agentbench_items.py`` and the puzzles of ``tests/support/agentbench_scripts.py``, keeps what the env gave and writes v0.2's
 task modules with the stand-in texts; ``--record`` runs them and writes ``tests/reference/agentbench_<task>.json``,
 which ``tests/test_agentbench_protocol_<task>.py`` replay.
 """
@@ -76,6 +90,8 @@ UNMODIFIED = (
     "src/utils/others.py",
     "src/utils/rules.py",
     "src/server/tasks/alfworld/utils.py",
+    "src/server/tasks/mind2web/data_utils/__init__.py",
+    "src/server/tasks/mind2web/data_utils/dom_utils.py",
 )
 MODULES = {
     "dbbench": "src/server/tasks/dbbench/__init__.py",
@@ -84,10 +100,22 @@ MODULES = {
     "ltp": "src/server/tasks/ltp/task.py",
     "webshop": "src/server/tasks/webshop/__init__.py",
     "alfworld": "src/server/tasks/alfworld/task.py",
+    "mind2web": "src/server/tasks/mind2web/task.py",
 }
+ALSO_SWAPPED = {"mind2web": ("src/server/tasks/mind2web/dataloader.py",)}
+"""Other modules whose texts a task's ``locate`` finds (it is then called with every module of the task)."""
 
 
-EXTRA_FILES = ("configs/tasks/alfworld.yaml", "src/server/tasks/alfworld/prompts/alfworld_multiturn_plan_first.json")
+def module_paths(task: str) -> tuple[str, ...]:
+    return (MODULES[task], *ALSO_SWAPPED.get(task, ()))
+
+
+EXTRA_FILES = (
+    "configs/tasks/alfworld.yaml",
+    "src/server/tasks/alfworld/prompts/alfworld_multiturn_plan_first.json",
+    "configs/tasks/mind2web.yaml",
+    "data/mind2web/prompt/llm_prompt_cot.json",
+)
 """Other files a protocol reads (with ``--real``: v0.2's; else the stand-in checkout's)."""
 REAL = WORK / "real"
 """With ``--real``: where the real checkout's texts and what both sides sent go (never into this repository)."""
@@ -104,20 +132,29 @@ def _show(git_dir: str, path: str) -> str:
     ).stdout
 
 
-def swap_texts(task: str, real: str, fake: str) -> str:
-    """v0.2's module ``real`` with the texts the protocol reads replaced by the stand-in's ``fake`` ones (each node
-    ``locate`` finds in ``real`` gets the source of the node it finds in ``fake``)."""
+def swap_texts(task: str, real: dict[str, str], fake: dict[str, str]) -> dict[str, str]:
+    """v0.2's modules ``real`` (path -> text) with the texts the protocol reads replaced by the stand-in's ``fake``
+    ones (each node ``locate`` finds in ``real`` gets the source of the node it finds in ``fake``, in the same
+    module)."""
     import importlib
 
     from agentgym_text.agents.protocols.agentbench.source import TaskSource
 
     locate = importlib.import_module(f"agentgym_text.agents.protocols.agentbench.{task}").locate
-    nodes = {}
-    for name, text in (("real", real), ("fake", fake)):
+    nodes, owners = {}, {}
+    for name, texts in (("real", real), ("fake", fake)):
         folder = WORK / "swap" / name
-        (folder / MODULES[task]).parent.mkdir(parents=True, exist_ok=True)
-        (folder / MODULES[task]).write_text(text)
-        nodes[name] = locate(TaskSource(folder, MODULES[task]))
+        sources = []
+        for relative, text in texts.items():
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            (folder / relative).write_text(text)
+            sources.append((relative, TaskSource(folder, relative)))
+        nodes[name] = locate(*(source for _, source in sources))
+        owners[name] = {
+            key: next(relative for relative, source in sources if any(n is node for n in ast.walk(source.tree)))
+            for key, node in nodes[name].items()
+        }
+    assert owners["real"] == owners["fake"], "the stand-in puts each text in the module v0.2 does"
 
     def offset(text: str, line: int, column: int) -> int:
         starts = [0]
@@ -125,23 +162,30 @@ def swap_texts(task: str, real: str, fake: str) -> str:
             starts.append(starts[-1] + len(row))
         return starts[line - 1] + len(text.splitlines(keepends=True)[line - 1].encode()[:column].decode())
 
-    spans = []
-    for key, node in nodes["real"].items():
-        replacement = ast.get_source_segment(fake, nodes["fake"][key])
-        assert replacement is not None
-        spans.append(
-            (
-                offset(real, node.lineno, node.col_offset),
-                offset(real, node.end_lineno, node.end_col_offset),
-                replacement,
+    swapped = {}
+    for relative, text in real.items():
+        spans = []
+        for key, node in nodes["real"].items():
+            if owners["real"][key] != relative:
+                continue
+            replacement = ast.get_source_segment(fake[relative], nodes["fake"][key])
+            assert replacement is not None
+            spans.append(
+                (
+                    offset(text, node.lineno, node.col_offset),
+                    offset(text, node.end_lineno, node.end_col_offset),
+                    replacement,
+                )
             )
-        )
-    for start, end, text in sorted(spans, reverse=True):
-        real = real[:start] + text + real[end:]
-    return real
+        for start, end, replacement in sorted(spans, reverse=True):
+            text = text[:start] + replacement + text[end:]
+        swapped[relative] = text
+    return swapped
 
 
-def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES)) -> None:
+def export(
+    git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES), recorded_pages: bool = False
+) -> None:
     sys.path.insert(0, str(ROOT))
     import gymnasium as gym
 
@@ -171,18 +215,20 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
     checkout = write_checkout(WORK / "checkout")
     if real:  # v0.2's own task modules are the checkout, and run as they are
         checkout = REAL / "checkout"
-        for relative in (*MODULES.values(), *EXTRA_FILES):
+        for relative in (*(p for t in MODULES for p in module_paths(t)), *EXTRA_FILES):
             (checkout / relative).parent.mkdir(parents=True, exist_ok=True)
             (checkout / relative).write_text(_show(git_dir, relative))
     protocol = AgentBenchProtocol(checkout)
-    for task, relative in MODULES.items():
+    for task in MODULES:
         if task not in tasks:
             continue
-        original = _show(git_dir, relative)
-        swapped = original if real else swap_texts(task, original, (checkout / relative).read_text())
-        (WORK / f"{task}_module.py").write_text(swapped)
+        original = {relative: _show(git_dir, relative) for relative in module_paths(task)}
+        fake = {relative: (checkout / relative).read_text() for relative in original}
+        for relative, text in (original if real else swap_texts(task, original, fake)).items():
+            (WORK / "modules" / relative).parent.mkdir(parents=True, exist_ok=True)
+            (WORK / "modules" / relative).write_text(text)
 
-    def run(task: str, env: Any, scripts: dict[int, list[str]], item: Any) -> None:
+    def run(task: str, env: Any, scripts: dict[int, list[str]], item: Any, samples: Any = None) -> None:
         episodes = []
         for index, replies in scripts.items():
             start = env.reset(options={"task_index": index})[1]
@@ -190,6 +236,7 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
             played = play(protocol, ENV_IDS[task], env, index, replies)
             episodes.append(
                 {
+                    "samples": samples(env, played) if samples else None,
                     "index": index,
                     "item": start.get("task_type") if task == "alfworld" else item(index),
                     "replies": replies[: len(played["requests"])],
@@ -214,13 +261,23 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
         run("alfworld", env, ALFWORLD_SCRIPTS, lambda i: None)
         env.close()
 
+    if "mind2web" in tasks:
+        from tests.support import mind2web_agentbench_items
+        from tests.support.agentbench_scripts import MIND2WEB_SCRIPTS
+        from tests.support.mind2web_agentbench_items import samples
+
+        items = mind2web_agentbench_items.write_items(WORK / "mind2web")
+        kwargs = protocol.env_kwargs("AgentBench/WebBrowsing-v0")
+        env = gym.make("AgentBench/WebBrowsing-v0", task_file=str(items), **kwargs).unwrapped
+        run("mind2web", env, MIND2WEB_SCRIPTS, lambda i: None, samples)
+        env.close()
+
     if "dbbench" in tasks:
         items = db_agentbench_items.write_items(WORK)
         env = gym.make("AgentBench/DB-v0", task_file=str(items)).unwrapped
         run("dbbench", env, DB_SCRIPTS, lambda i: db_agentbench_items.ITEMS[i])
         env.close()
     if "os_interaction" in tasks:
-
         root = os_agentbench_items.write_items(WORK / "os")
         env = gym.make(
             "AgentBench/OS-v0",
@@ -245,6 +302,8 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
             run("knowledgegraph", env, KG_SCRIPTS, lambda i: kg_agentbench_items.ITEMS[i])
             env.close()
 
+    if recorded_pages:
+        export_recorded_pages()
     if "ltp" not in tasks:
         return
     workbook = write_workbook(WORK / "standard.xlsx")
@@ -257,6 +316,65 @@ def export(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
         ).unwrapped
         run("ltp", env, LTP_SCRIPTS, lambda i: LTP_PUZZLES[i])
         env.close()
+
+
+def export_recorded_pages() -> None:
+    """Every step of the shipped recorded WebBrowsing tasks: the page in Mind2Web's form, the candidates, and the
+    env's page and choice texts."""
+    import itertools
+
+    import gymnasium as gym
+
+    from agentgym_text.envs.webbrowsing.render import ask
+
+    env = gym.make("AgentBench/WebBrowsing-v0").unwrapped
+    steps = []
+    for index in range(len(env.tasks.task_ids)):
+        env.reset(options={"task_index": index})
+        annotation = env._annotation
+        for number, step in enumerate(annotation.steps):
+            question = ask(annotation, number, env.num_candidates)
+            ids = itertools.count()
+            html = re.sub(  # the recorder writes text runs bare (escaped, so never holding "<")
+                r">([^<]*[^<\s][^<]*)<",
+                lambda m, ids=ids: f'><text backend_node_id="t{next(ids)}">{m.group(1)}</text><',
+                step.html,
+            )
+            steps.append(
+                {
+                    "task": index,
+                    "step": number,
+                    "html": html,
+                    "candidates": [uid for uid, _ in question.choices],
+                    "page": question.page,
+                    "choices": [text for _, text in question.choices],
+                }
+            )
+    env.close()
+    (WORK / "recorded_pages.json").write_text(json.dumps(steps, ensure_ascii=False))
+    print(f"recorded pages: exported {len(steps)} steps")
+
+
+def compare_recorded_pages() -> int:
+    """How many steps' pages or choices differ from what v0.2's ``dom_utils`` make of them (the first shown)."""
+    import lxml.etree
+    from src.server.tasks.mind2web.data_utils.dom_utils import get_tree_repr, prune_tree
+
+    steps = json.loads((WORK / "recorded_pages.json").read_text())
+    differing = 0
+    for step in steps:
+        tree = prune_tree(lxml.etree.fromstring(step["html"]), step["candidates"])
+        page, mapping = get_tree_repr(tree, id_mapping={}, keep_html_brackets=True)
+        choices = [
+            " ".join(get_tree_repr(node, id_mapping=mapping, keep_html_brackets=True)[0].split()[:10])
+            for node in tree.xpath("//*[@backend_node_id]")
+        ]
+        if (page, choices) != (step["page"], step["choices"]):
+            if not differing:
+                print(f"task {step['task']} step {step['step']}:\n ours {step['page']}\n v0.2 {page}")
+            differing += 1
+    print(f"recorded pages: {len(steps) - differing} of {len(steps)} steps equal")
+    return differing
 
 
 # ---- --record (the reference venv) -------------------------------------------------------------------------------
@@ -380,6 +498,18 @@ def _fake_modules() -> None:
             "pandas": types.ModuleType("pandas"),
         }
     )
+    # Mind2Web's task module loads its data, tokenizer and addict config in __init__, which is not run
+    for name, attributes in {
+        "addict": {"Dict": dict},
+        "transformers": {"AutoTokenizer": None},
+        "datasets": {"load_dataset": None},
+        "torch": {},
+        "torch.utils": {},
+        "torch.utils.data": {"Dataset": object},
+    }.items():
+        module = types.ModuleType(name)
+        module.__dict__.update(attributes)
+        sys.modules.setdefault(name, module)
 
 
 class ScriptedAgent:
@@ -625,6 +755,58 @@ def record_alfworld(episodes: list[dict]) -> list[dict]:
     return recorded
 
 
+MIND2WEB_TOP_K, MIND2WEB_GROUP = 10, 5
+"""v0.2's ``configs/tasks/mind2web.yaml``: ``eval.topk`` (the negatives kept, by rank) and ``train.num_candidates``
+(the candidates of one call)."""
+
+
+def _config_value(relative: str, key: str) -> str:
+    for line in (CHECKOUT / relative).read_text().splitlines():
+        if line.strip().startswith(f"{key}:"):
+            return line.split(":", 1)[1].strip().strip("\"'")
+    raise SystemExit(f"no {key} in {relative}")
+
+
+def record_mind2web(episodes: list[dict]) -> list[dict]:
+    """v0.2's ``Mind2Web.start_sample`` once per sample (``__init__``, which loads the data and a tokenizer, is
+    replaced by the attributes it sets); with at most ``MIND2WEB_GROUP`` candidates its tournament is one call."""
+    import random
+
+    from src.server.tasks.mind2web import task as m2w
+
+    random.seed(123)  # configs/tasks/mind2web.yaml seed, as __init__ seeds it
+    recorded = []
+    for episode in episodes:
+        task = m2w.Mind2Web.__new__(m2w.Mind2Web)
+        task.top_k, task.candidates_num = MIND2WEB_TOP_K, MIND2WEB_GROUP
+        task.prompt_template = json.loads(
+            (CHECKOUT / _config_value("configs/tasks/mind2web.yaml", "llm_prompt")).read_text()
+        )
+        task.data = [
+            ({key: value for key, value in sample.items() if key != "choices"}, None) for sample in episode["samples"]
+        ]
+        requests, predictions, statuses = [], [], []
+        for position, (sample, reply) in enumerate(zip(episode["samples"], episode["replies"])):
+            assert len(sample["choices"]) <= MIND2WEB_GROUP and sample["pos_ids"], "one call per sample"
+            agent = ScriptedAgent([reply])
+            output = asyncio.run(task.start_sample(position, _session(agent)))
+            assert len(agent.sent) == 1, "one call per sample"
+            requests.append(agent.sent[0])
+            predictions.append(list(output.result["final_prediction"]))
+            statuses.append(output.status.value)
+        recorded.append(
+            {
+                "index": episode["index"],
+                "replies": episode["replies"],
+                "requests": requests,
+                "predictions": predictions,
+                "statuses": statuses,
+                "fed": [sample["choices"] for sample in episode["samples"]],
+            }
+        )
+    return recorded
+
+
 def record_filter() -> list[dict]:
     """``Session._calc_segments`` and ``Session.filter_messages`` on the seeded histories of
     ``tests/support/agentbench_histories.py``: each message's segments, how many turns were sent, and what was added
@@ -652,7 +834,9 @@ def record_filter() -> list[dict]:
     return cases
 
 
-def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES)) -> None:
+def record(
+    git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODULES), recorded_pages: bool = False
+) -> None:
     global CHECKOUT
     CHECKOUT = REAL / "checkout" if real else WORK / "checkout"
     src = WORK / "agentbench"
@@ -662,8 +846,9 @@ def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
     for task, relative in MODULES.items():
         if task not in tasks:
             continue
-        (src / relative).parent.mkdir(parents=True, exist_ok=True)
-        (src / relative).write_text((WORK / f"{task}_module.py").read_text())
+        for path in module_paths(task):
+            (src / path).parent.mkdir(parents=True, exist_ok=True)
+            (src / path).write_text((WORK / "modules" / path).read_text())
         init = (src / relative).parent / "__init__.py"
         if not init.exists():
             init.write_text(_show(git_dir, str(Path(relative).parent / "__init__.py")))
@@ -681,8 +866,9 @@ def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
         "ltp": record_ltp,
         "webshop": record_webshop,
         "alfworld": record_alfworld,
+        "mind2web": record_mind2web,
     }
-    differing = 0
+    differing = compare_recorded_pages() if recorded_pages else 0
     for task, recorder in recorders.items():
         if task not in tasks:
             continue
@@ -694,20 +880,21 @@ def record(git_dir: str, real: bool = False, tasks: tuple[str, ...] = tuple(MODU
                 differing += not same
                 print(f"{task} item {ours['index']}: {len(theirs['requests'])} requests, {'equal' if same else 'DIFFER'}")
             continue
-        note = f"THUDM/AgentBench {COMMIT} {MODULES[task]} (texts: tests/support/agentbench_checkout.py)"
+        note = (
+            f"THUDM/AgentBench {COMMIT} {', '.join(module_paths(task))} (texts: tests/support/agentbench_checkout.py)"
+        )
         out_path(task).write_text(
             json.dumps({"source": note, "episodes": recorded}, ensure_ascii=False, indent=1) + "\n"
         )
         print(f"wrote {out_path(task)}")
-    if real:
-        sys.exit(1 if differing else 0)
-    if set(tasks) != set(MODULES):
-        return
-    note = f"THUDM/AgentBench {COMMIT} src/server/task.py Session.filter_messages and _calc_segments"
-    out_path("filter_messages").write_text(
-        json.dumps({"source": note, "cases": record_filter()}, ensure_ascii=False) + "\n"
-    )
-    print(f"wrote {out_path('filter_messages')}")
+    if not real and set(tasks) == set(MODULES):
+        note = f"THUDM/AgentBench {COMMIT} src/server/task.py Session.filter_messages and _calc_segments"
+        out_path("filter_messages").write_text(
+            json.dumps({"source": note, "cases": record_filter()}, ensure_ascii=False) + "\n"
+        )
+        print(f"wrote {out_path('filter_messages')}")
+    if differing:
+        sys.exit(1)
 
 
 def main() -> None:
@@ -723,14 +910,17 @@ def main() -> None:
         "--real", action="store_true", help="v0.2's own texts on both sides; compare, write nothing here"
     )
     parser.add_argument("--tasks", default=",".join(MODULES), help="which tasks (comma-separated; default all)")
+    parser.add_argument(
+        "--recorded-pages", action="store_true", help="compare the pages of the recorded WebBrowsing tasks too"
+    )
     args = parser.parse_args()
     if not args.git_dir:
         parser.error("name a git mirror of THUDM/AgentBench with --git-dir or $AGENTBENCH_GIT_DIR")
     tasks = tuple(args.tasks.split(","))
     if args.export:
-        export(args.git_dir, args.real, tasks)
+        export(args.git_dir, args.real, tasks, args.recorded_pages)
     if args.record:
-        record(args.git_dir, args.real, tasks)
+        record(args.git_dir, args.real, tasks, args.recorded_pages)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ ENV_IDS = {
     "ltp": "AgentBench/LateralThinking-v0",
     "webshop": "AgentBench/WebShop-v0",
     "alfworld": "AgentBench/ALFWorld-v0",
+    "mind2web": "AgentBench/WebBrowsing-v0",
 }
 
 
@@ -314,3 +315,44 @@ ALFWORLD_SCRIPTS = {
 }
 """ALFWorld: thoughts, near misses mapped by BLEU, upper case, spaces, two ACTION lines, unknown commands, three
 repeats, an empty command and a reply without ACTION:."""
+
+
+MIND2WEB_SCRIPTS = {
+    0: [
+        "The search box comes first.\nAnswer: B.\nAction: TYPE\nValue: Nestwell 5 Tier Bookshelf",
+        "Answer: C.\nAction: CLICK",
+        "B",  # a bare letter: no "Answer:", so A
+        "Answer: D.\nAction: SELECT\nValue: Price: Low to High\nValue: a second value line",
+        "Answer: B. Action: CLICK",
+        "Thinking it over:\nthe cart link.\n\nAnswer: E.\n\nAction: CLICK\n",
+        "Action: CLICK",  # no letter
+        "Answer: Z. is no choice\nAction: TYPE\nValue: ",
+        "  Answer: F.\nAction: click\nValue: lower case is no operation",
+    ],
+    1: [
+        "Answer: B.\nAction: TYPE\nValue: Kenya",
+        "C. CLICK",  # Mind2Web's own target format, without "Answer:"
+        "Answer: (C)\nAction: CLICK",
+        "Answer: A.",
+        "Answer: D.\nAction: SELECT\nValue: Newest",
+        "Answer: B.\nAnswer: C.\nAction: CLICK\nAction: TYPE",  # the first of each is read
+        "Answer: E. is the one",  # a letter without an operation: scored with none, not refused
+        "Answer: B.\nAction: TYPE\nValue: decaf\n",
+        "Element: the cart\nAnswer: C.\nAction: CLICK",
+    ],
+    2: [
+        "Answer: B.\nAction: TYPE\nValue: lamp   ",
+        "Answer: C.\nAction: CLICK",
+        "None of the above.",
+        "Answer: D.\nAction: SELECT\nValue: Relevance",
+        "answer: b.\naction: click",  # lower-case markers are not read
+        "Answer: C.\nAction: CLICK",
+        "Answer: F.\nAction: TYPE",  # TYPE without a value: scored as it is, not refused
+        "Answer: B.\nAction: CLICK\nValue: (nothing to type)",
+        "Answer: E.\nAction: CLICK",
+    ],
+}
+"""Mind2Web: "Answer: X." lines with operations and values, bare letters and no letter (read as A), Mind2Web's own
+one-line target, letters in brackets, two Value, Answer or Action lines, trailing spaces, lower-case markers and
+operations, letters past the choices, and letters without an operation or a value (which the env scores as
+AgentBench does under the protocol's ``agentbench_scoring``)."""

@@ -79,10 +79,14 @@ def _read(text: str) -> tuple[str, str, str]:
     )
 
 
-def parse_answer(text: str, choices: int) -> Answer:
-    """The answer in ``text`` to a question with ``choices`` element choices after A (letters B onwards)."""
+def parse_answer(text: str, choices: int, refuse_incomplete: bool = True) -> Answer:
+    """The answer in ``text`` to a question with ``choices`` element choices after A (letters B onwards).
+    ``refuse_incomplete=False`` takes what is there, as AgentBench v0.2's Mind2Web task scores its reading: A or a
+    letter past the choices is no element and no operation, a letter without an operation or a value has none."""
     letter, op, value = _read(text.strip())
     last = chr(ord("A") + choices)
+    if not refuse_incomplete:
+        return Answer(letter, op, value.strip()) if "B" <= letter <= last else Answer("A", "", "")
     if not "A" <= letter <= last:
         raise ActionError(f"There is no choice {letter}: the choices are A to {last}.", InvalidReason.UNKNOWN_OBJECT)
     if letter == "A":

@@ -28,7 +28,9 @@ class WebBrowsingEnv(TextEnv):
 
     Keyword arguments: ``task_file`` (a Mind2Web json file: its annotations replace the recorded tasks; see the
     family README for the fields read), ``split="train"`` with ``num_tasks`` (200 by default: the training tasks,
-    recorded from WebArena's training tasks) and ``num_candidates`` (element choices per step, 5 by default).
+    recorded from WebArena's training tasks), ``num_candidates`` (element choices per step, 5 by default) and
+    ``agentbench_scoring`` (True: no parsed answer is refused, each is scored as AgentBench v0.2's Mind2Web task
+    scores its reading (``actions.parse_answer``), so every step is asked once, as there).
 
     >>> env = WebBrowsingEnv()
     >>> obs, info = env.reset(options={"task_index": 0})  # recorded in Chromium the first time
@@ -56,6 +58,7 @@ class WebBrowsingEnv(TextEnv):
         num_candidates: int = 5,
         split: str = "test",
         num_tasks: int | None = None,
+        agentbench_scoring: bool = False,
         **kwargs: Any,
     ):
         if not 1 <= int(num_candidates) <= _MAX_CHOICES:
@@ -67,6 +70,7 @@ class WebBrowsingEnv(TextEnv):
         if num_tasks is not None and split != "train":
             raise ValueError("num_tasks= sizes the training split: pass split='train' with it")
         self.num_candidates = int(num_candidates)
+        self.agentbench_scoring = bool(agentbench_scoring)
         self._file: list[Annotation] | None = None
         if task_file is not None:
             self._file = load_task_file(task_file)
@@ -97,7 +101,8 @@ class WebBrowsingEnv(TextEnv):
 
     def _act(self, action: str) -> Outcome:
         assert self._annotation is not None and self._question is not None
-        answer = parse_answer(action, len(self._question.choices))  # an ActionError is the invalid outcome
+        # an ActionError is the invalid outcome
+        answer = parse_answer(action, len(self._question.choices), refuse_incomplete=not self.agentbench_scoring)
         step = self._annotation.steps[self._index]
         chosen = self._question.element_of(answer.letter)
         self._score.add(score_step(chosen, operation_string(answer.op, answer.value), step.gold, step.target))

@@ -1,15 +1,20 @@
 """Cleaned HTML as Mind2Web stores it (``cleaned_html``: elements carrying ``backend_node_id`` and a few salient
-attributes) read into a small tree, and the tree printed the way Mind2Web's multiple-choice format shows a page.
+attributes) read into a small tree, and the tree printed the way Mind2Web's multiple-choice format shows a page
+(what AgentBench v0.2's Mind2Web task shows for the same page and candidates, byte for byte:
+``tests/test_agentbench_protocol_mind2web.py``).
 
 Reading uses the standard library's ``html.parser`` (no lxml): a ``<text>`` element, which Mind2Web's files use
-for text nodes, is read as plain text. Printing follows Mind2Web's published rules (our implementation):
+for text nodes, is read as plain text, and plain text between tags (as ``recorder.py`` writes it) is taken for
+one. Printing follows Mind2Web's published rules (our implementation):
 
-- the page is cut down to the candidates, their ancestors, their descendants (5 levels, at most 50) and up to 3
-  element siblings on each side; an element left with no attribute, no text of its own and at most one child
-  element is replaced by its child;
-- each element prints as ``<tag id=K meta> ... </tag>`` (``<tag meta />`` when empty): ``id=K`` only on the
-  candidates, numbered 0, 1, ... in page order; ``meta`` is the element's salient attribute values in lower case
-  (a value's words shorter than 15 characters, at most 5 per attribute, 20 in all; URLs and empty words dropped);
+- the page is cut down to the candidates, their ancestors, their descendants (5 levels below the children; the
+  first 50 elements and texts in page order) and up to 3 element siblings on each side; an element with no
+  attribute but ``backend_node_id``, no text of its own and at most one child element is replaced by its child;
+- each element prints as ``<tag id=K meta>`` + its children, with nothing between them + ``</tag>`` (an empty one
+  as ``<tag id=K meta />``, or ``<tag/>`` with neither): ``id=K`` only on the candidates, numbered 0, 1, ... in page
+  order; ``meta`` is the element's salient attribute values in lower case (a value's words shorter than 15
+  characters, at most 5 per attribute, 20 in all; URLs and empty words dropped); a text prints its first 20 words,
+  a double quote in it as a blank; runs of blanks print as one;
 - a candidate's choice text is the first 10 words of its own print.
 
 >>> tree = parse_html('<html backend_node_id="1"><body backend_node_id="2"><div backend_node_id="3">'
@@ -17,9 +22,9 @@ for text nodes, is read as plain text. Printing follows Mind2Web's published rul
 ...     'placeholder="Search"/></div></body></html>')
 >>> text, choices = render_page(tree, ["5", "4"])
 >>> text
-'<html> <div> <a id=0 orders> Orders </a> <input id=1 search /> </div> </html>'
+'<html><div><a id=0 orders>Orders</a><input id=1 search /></div></html>'
 >>> choices
-[('4', '<a id=0 orders> Orders </a>'), ('5', '<input id=1 search />')]
+[('4', '<a id=0 orders>Orders</a>'), ('5', '<input id=1 search />')]
 """
 
 from __future__ import annotations
@@ -180,19 +185,24 @@ def _meta(node: Node) -> str:
     return " ".join(" ".join(seen).split()[:_META_WORDS])
 
 
+def _descendants(node: Node, depth: int) -> list[Node | str]:
+    """What lies below ``node`` down to ``depth`` more levels, in page order; a text counts as one item (it is a
+    ``<text>`` element in Mind2Web's files)."""
+    found: list[Node | str] = []
+    for child in node.children:
+        found.append(child)
+        if isinstance(child, Node) and depth > 0:
+            found.extend(_descendants(child, depth - 1))
+    return found
+
+
 def _kept_uids(top: Node, candidates: list[Node]) -> set[int]:
-    order = _order_key(top)
     kept: set[int] = set()
     for node in candidates:
         kept.add(id(node))
         kept.update(id(ancestor) for ancestor in node.ancestors())
-        below: list[Node] = []
-        level = node.elements()
-        for _ in range(_DESCENDANT_DEPTH + 1):
-            below.extend(level)
-            level = [child for item in level for child in item.elements()]
-        below.sort(key=order)
-        kept.update(id(item) for item in below[:_DESCENDANT_LIMIT])
+        below = _descendants(node, _DESCENDANT_DEPTH)[:_DESCENDANT_LIMIT]
+        kept.update(id(item) for item in below if isinstance(item, Node))
         if node.parent is not None:
             siblings = node.parent.elements()
             at = siblings.index(node)
@@ -203,6 +213,10 @@ def _kept_uids(top: Node, candidates: list[Node]) -> set[int]:
 def _order_key(top: Node):
     order = {id(node): index for index, node in enumerate(top.walk())}
     return lambda node: order[id(node)]
+
+
+def _has_attributes(node: Node) -> bool:
+    return any(name != "backend_node_id" for name in node.attrs)
 
 
 @dataclass(eq=False)
@@ -221,7 +235,7 @@ def _prune(node: Node, kept: set[int], candidate_ids: set[int], numbers: dict[in
     children: list[_Out | str] = []
     for child in node.children:
         if isinstance(child, str):
-            children.append(" ".join(child.split()[:_META_WORDS]))
+            children.append(" ".join(child.split()[:_META_WORDS]).replace('"', " "))
         else:
             children.extend(_prune(child, kept, candidate_ids, numbers))
     is_candidate = id(node) in candidate_ids
@@ -229,7 +243,13 @@ def _prune(node: Node, kept: set[int], candidate_ids: set[int], numbers: dict[in
     number = numbers.get(id(node)) if is_candidate else None
     has_text = any(isinstance(child, str) for child in children)
     elements = [child for child in children if isinstance(child, _Out)]
-    if not is_candidate and not meta and not has_text and len(elements) <= 1 and node.parent is not None:
+    if (
+        not is_candidate
+        and not _has_attributes(node)
+        and not has_text
+        and len(elements) <= 1
+        and node.parent is not None
+    ):
         return children
     return [_Out(node.tag, meta, number, node.uid, children)]
 
@@ -237,11 +257,10 @@ def _prune(node: Node, kept: set[int], candidate_ids: set[int], numbers: dict[in
 def _print(out: _Out | str) -> str:
     if isinstance(out, str):
         return out
-    head = out.tag + (f" id={out.number}" if out.number is not None else "") + (f" {out.meta}" if out.meta else "")
+    head = (f" id={out.number}" if out.number is not None else "") + (f" {out.meta}" if out.meta else "")
     if not out.children:
-        return f"<{head} />"
-    inner = " ".join(_print(child) for child in out.children)
-    return f"<{head}> {inner} </{out.tag}>"
+        return f"<{out.tag}{head} />" if head else f"<{out.tag}/>"
+    return f"<{out.tag}{head}>" + "".join(_print(child) for child in out.children) + f"</{out.tag}>"
 
 
 def _tidy(text: str) -> str:
@@ -256,7 +275,7 @@ def render_page(top: Node, candidate_uids: list[str]) -> tuple[str, list[tuple[s
     numbers = {id(node): index for index, node in enumerate(candidates)}
     kept = _kept_uids(top, candidates)
     printed = _prune(top, kept, set(numbers), numbers)
-    text = _tidy(" ".join(_print(out) for out in printed))
+    text = _tidy("".join(_print(out) for out in printed))
     choices: list[tuple[str, str]] = []
     found: list[_Out] = []
     stack: list[_Out | str] = list(reversed(printed))

@@ -9,10 +9,16 @@
   last five) or its ``None`` line, its question line with the "A." choice, then one line per choice (``B.``, ...).
   This suite's env (``AgentBench/WebBrowsing-v0``) words its question itself; the parts come from its
   ``question`` info field (page, task, previous actions, choice texts: ``envs/webbrowsing/render.Question.parts``).
+  The page and the choice texts are the env's print of the step's page, which is Mind2Web's (``prune_tree`` and
+  ``get_tree_repr`` of the same page and candidates give the same text: ``envs/webbrowsing/html_tree.py``).
 - A reply is read as ``postprocess_action_llm`` reads it: ``Answer: (A|B|C|D|E|F)`` (A without one),
-  ``Action: (CLICK|SELECT|TYPE)``, ``Value: (.*)$``; the env gets ``Answer: X.`` / ``Action: ...`` / ``Value: ...``.
+  ``Action: (CLICK|SELECT|TYPE)``, ``Value: (.*)$``; the env gets ``Answer: X.`` / ``Action: ...`` / ``Value: ...``
+  and, made with ``agentbench_scoring``, scores it as ``start_sample`` keeps its prediction (A or a letter past the
+  choices: none; a letter without an operation or a value: as it is) instead of refusing it, so each step is asked
+  once, as there.
 - Not reproduced: v0.2 plays one annotated step per sample, as a tournament over shuffled groups of candidates
-  (the picked one rejoins the pool); the env asks each step of a task once, with its own candidates and page.
+  (the picked one rejoins the pool); the env asks each step of a task once, with its own candidates (at most
+  ``num_candidates``, 5 as v0.2's ``num_candidates``: one group, so one call).
 """
 
 from __future__ import annotations
@@ -78,7 +84,8 @@ def read_reply(reply: str) -> tuple[str, str, str]:
 
 class MindWebDialogue(AgentBenchDialogue):
     """The history is emptied before each call (``session.history = []``): each request is the prompt file's turns
-    with the current question. A step the env refused asks no new question: the same turns are sent again."""
+    with the current question. A step the env refused (an answer it could not read) asks no new question: the same
+    turns are sent again."""
 
     def __init__(self, task: AgentBenchTask, opening: Opening):
         super().__init__(task, opening)
@@ -134,6 +141,9 @@ class MindWebTask(AgentBenchTask):
         turns = [dict(m) for m in self.prompt]
         turns[-1]["content"] = self._render("turn", seq_context=parts["page"], seq_in=seq_in)
         return turns
+
+    def env_kwargs(self) -> dict[str, Any]:
+        return {"agentbench_scoring": True}
 
     def opening(self, opening: Opening) -> list[dict[str, str]]:
         return self.question(opening.info["question"])
