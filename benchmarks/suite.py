@@ -5,7 +5,7 @@ For each slot count (``--slots``) it runs ``agentgym-text eval --agent openai --
 time, the user and system CPU of the runner's whole process tree (``getrusage(RUSAGE_CHILDREN)``: the runner, its
 worker processes, JVMs, Chromium and Playwright drivers, each once it has exited and been waited for; a process
 left to init is missing there, so the sampled figure below is printed beside it), the peak memory of that tree (RSS
-and PSS summed over every process under the runner, sampled every ``--sample-s`` seconds from /proc), the
+and PSS summed over every process under the runner, sampled every ``--memory-s`` seconds from /proc), the
 episodes played against those planned, the CLI's exit code, and per family the episodes, steps and CPU per step.
 
 The server (``ScriptedChatServer``, threads of this process, so its CPU is not the runner's) answers every request
@@ -122,10 +122,16 @@ class TreeSampler:
     """Samples a process tree in a thread: peak RSS/PSS, and its CPU split over the families of new trajectory
     rows (see the module docstring)."""
 
-    def __init__(self, pid: int, trajectories: Path, every_s: float):
+    def __init__(self, pid: int, trajectories: Path, every_s: float, memory_every_s: float = 5.0):
         self.pid = pid
         self.trajectories = trajectories
         self.every_s = every_s
+        self.memory_every_s = memory_every_s
+        """PSS costs the kernel a walk of every page table of the tree (~0.2 s of CPU for Chromium's and the JVMs'
+        gigabytes): every half second it took a quarter of this 2-core machine from the run it measured."""
+        self._memory_at = float("-inf")
+        self.own_cpu_s = 0.0
+        """The sampler thread's own CPU (not the runner's; on this machine it competes with the run)."""
         self.peak_rss = self.peak_pss = 0.0
         self.cpu_by_id: Counter[str] = Counter()
         self.startup_cpu = 0.0
@@ -149,6 +155,7 @@ class TreeSampler:
     def _run(self) -> None:
         while not self._stop.wait(self.every_s):
             self.sample()
+        self.own_cpu_s = time.thread_time()
 
     def _new_rows(self) -> Counter[str]:
         counts: Counter[str] = Counter()
@@ -168,8 +175,10 @@ class TreeSampler:
         return counts
 
     def sample(self) -> None:
-        rss, pss = memory_tree_mib(self.pid)
-        self.peak_rss, self.peak_pss = max(self.peak_rss, rss), max(self.peak_pss, pss)
+        if time.monotonic() - self._memory_at >= self.memory_every_s:
+            self._memory_at = time.monotonic()
+            rss, pss = memory_tree_mib(self.pid)
+            self.peak_rss, self.peak_pss = max(self.peak_rss, rss), max(self.peak_pss, pss)
         for process, cpu in tree_cpu_s(self.pid).items():  # a process's CPU counts up to its last sample
             delta = max(0.0, cpu - self._cpu_seen.get(process, 0.0))
             self._cpu_seen[process] = cpu
@@ -187,7 +196,14 @@ class TreeSampler:
 
 
 def run_suite(
-    env_ids: list[str], tasks: str, slots: int, base_url: str, out: Path, sample_s: float, extra: list[str]
+    env_ids: list[str],
+    tasks: str,
+    slots: int,
+    base_url: str,
+    out: Path,
+    sample_s: float,
+    extra: list[str],
+    memory_s: float = 5.0,
 ) -> dict[str, Any]:
     """One ``eval`` run in a subprocess, measured."""
     command = [
@@ -202,7 +218,7 @@ def run_suite(
     started = time.perf_counter()
     with open(out.parent / f"{out.name}.log", "wb") as log:
         process = subprocess.Popen(command, cwd=_ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
-        with TreeSampler(process.pid, out / "trajectories.jsonl", sample_s) as sampler:
+        with TreeSampler(process.pid, out / "trajectories.jsonl", sample_s, memory_s) as sampler:
             code = process.wait()
         wall = time.perf_counter() - started
     sampler.steps_by_id.update(sampler._new_rows())  # rows written after the last sample
@@ -222,6 +238,7 @@ def run_suite(
         "cpu_by_id": sampler.cpu_by_id,
         "startup_cpu": sampler.startup_cpu,
         "sampled_cpu": sampler.sampled_cpu,
+        "sampler_cpu": sampler.own_cpu_s,
         "log": out.parent / f"{out.name}.log",
     }
 
@@ -259,6 +276,7 @@ def _print(row: dict[str, Any], planned: dict[str, int], latency_ms: float) -> N
     print(f"  {'before the first step':<28} {'':>9} {'':>6} {row['startup_cpu']:>7.1f}")
     rest = row["sampled_cpu"] - sum(row["cpu_by_id"].values()) - row["startup_cpu"]
     print(f"  {'after the last step':<28} {'':>9} {'':>6} {rest:>7.1f}")
+    print(f"  the sampler's own CPU (not the runner's) {row['sampler_cpu']:.1f} s")
     others = {reason: n for reason, n in row["reasons"].items() if reason in ("engine_error", "agent_error")}
     if others or row["code"] != 0:
         print(f"  finish reasons {dict(row['reasons'])}; the runner's output: {row['log']}")
@@ -270,7 +288,8 @@ def main() -> None:
     parser.add_argument("--latency-ms", type=float, default=100.0, help="the server's time to answer a request")
     parser.add_argument("--envs", default=None, help="comma-separated ids (default: every AgentBoard id)")
     parser.add_argument("--tasks", default="all", help="the runner's --tasks: all, quick, N, ...")
-    parser.add_argument("--sample-s", type=float, default=0.5, help="seconds between samples of the process tree")
+    parser.add_argument("--sample-s", type=float, default=0.5, help="seconds between samples of the tree's CPU")
+    parser.add_argument("--memory-s", type=float, default=5.0, help="seconds between samples of the tree's memory")
     parser.add_argument("--keep", default=None, help="write the run folders here (default: a temporary folder)")
     parser.add_argument("--eval-arg", action="append", default=[], help="one more argument for eval (repeatable)")
     args = parser.parse_args()
@@ -286,7 +305,14 @@ def main() -> None:
         folder.mkdir(parents=True, exist_ok=True)
         for slots in (int(size) for size in args.slots.split(",")):
             row = run_suite(
-                env_ids, args.tasks, slots, server.base_url, folder / f"slots-{slots}", args.sample_s, args.eval_arg
+                env_ids,
+                args.tasks,
+                slots,
+                server.base_url,
+                folder / f"slots-{slots}",
+                args.sample_s,
+                args.eval_arg,
+                args.memory_s,
             )
             _print(row, planned, args.latency_ms)
             print(f"  load average {os.getloadavg()[0]:.1f} at the end", flush=True)
