@@ -7,6 +7,7 @@ skipped and their children move up a level.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,14 +119,13 @@ async def layout_boxes(cdp) -> dict[int, tuple[float, float, float, float]]:
     return boxes
 
 
-def _takes_method_params_timeout(impl_class: type) -> bool:
+@functools.cache
+def _sends_without_walk(impl_class: type) -> bool:
+    """Whether ``impl_class.send`` is the ``(method, params, timeout)`` call known here."""
     try:
         return list(inspect.signature(impl_class.send).parameters)[1:] == ["method", "params", "timeout"]
     except (AttributeError, TypeError, ValueError):
         return False
-
-
-_RAW_SEND: dict[type, bool] = {}
 
 
 async def send_bulky(cdp, method: str, params: dict | None = None) -> Any:
@@ -136,12 +136,8 @@ async def send_bulky(cdp, method: str, params: dict | None = None) -> Any:
     the walk; when that object's ``send`` is not the one known here (another Playwright version), the public call.
     """
     impl = getattr(cdp, "_impl_obj", None)
-    if impl is not None:
-        known = _RAW_SEND.get(type(impl))
-        if known is None:
-            known = _RAW_SEND[type(impl)] = _takes_method_params_timeout(type(impl))
-        if known:
-            return await impl.send(method, params or {}, None)
+    if impl is not None and _sends_without_walk(type(impl)):
+        return await impl.send(method, params or {}, None)
     return await cdp.send(method, params or {})
 
 
