@@ -15,11 +15,12 @@ steps a run can make), some actions are refused, and episodes are the same in ev
 
 CPU per step per family: every ``--sample-s`` the sampler reads the CPU (utime + stime, from /proc) of each process
 in the tree (a process counts up to its last sample; "sampled" is their sum) and the rows appended to
-``trajectories.jsonl`` since the last sample; the CPU of the interval goes to the families in proportion to their
-new steps. CPU of intervals without steps (an engine's start-up) goes to the next steps; the runner's own start-up,
-before the first step (with the first id's engine start), is shown apart, and "after the last step" is the sampled
-CPU no step took (shutdown). While the runner plays one id after another each interval is one family's; when ids
-are mixed in one interval the split is by step count, an approximation.
+``trajectories.jsonl`` since the last sample. A process that serves one family only (``PROCESS_FAMILIES``: Chromium
+and its Playwright driver for WebArena, the JVM for ScienceWorld) counts for that family's id; the rest of an
+interval's CPU (the runner's own process, which runs the in-process engines) goes to the families in proportion
+to their new steps, an approximation: the runner plays the ids side by side. CPU of intervals without steps (an
+engine's start-up) goes to the next steps; the runner's own start-up, before the first step, is shown apart, and
+"after the last step" is the sampled CPU no step took (shutdown). The CPU of each kind of process is printed too.
 
     AGENTGYM_TEXT_JERICHO_DIR=../shared/jericho-game-suite .venv/bin/python benchmarks/suite.py \\
         [--slots 16,32,64] [--latency-ms 100] [--envs ID,ID] [--tasks all|quick|N] [--keep DIR]
@@ -75,6 +76,9 @@ searches on its search page and clicks a button of the page otherwise."""
 _BUTTON = re.compile(r"\[([^\[\]\n]+)\]")
 
 _FALLBACK = ("check valid actions",)
+
+PROCESS_FAMILIES = {"chromium": "webarena", "playwright driver": "webarena", "JVM": "scienceworld"}
+"""The kinds of process (``process_kind``) that serve one family only."""
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
@@ -106,24 +110,52 @@ def family_policy(env_ids: list[str], latency_s: float):
     return policy
 
 
-def tree_cpu_s(pid: int) -> dict[tuple[int, int], float]:
-    """Own user + system CPU seconds of each live process under ``pid``, by (pid, start time)."""
+def tree_cpu_s(pid: int) -> dict[tuple[int, int], tuple[str, float]]:
+    """Kind (``process_kind``) and own user + system CPU seconds of each live process under ``pid``, by (pid, start
+    time)."""
     found = {}
     for current in process_tree(pid):
         try:
-            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            name, rest = Path(f"/proc/{current}/stat").read_text().split("(", 1)[1].rsplit(")", 1)
+        except (OSError, ValueError):
             continue
-        found[current, int(fields[19])] = (int(fields[11]) + int(fields[12])) / _CLK_TCK  # utime + stime
+        fields = rest.split()
+        found[current, int(fields[19])] = (
+            process_kind(name, current == pid),
+            (int(fields[11]) + int(fields[12])) / _CLK_TCK,
+        )
     return found
+
+
+def process_kind(name: str, root: bool = False) -> str:
+    """What a process of the runner's tree is, from its name in /proc (``root``: the runner itself)."""
+    if root:
+        return "runner"
+    if "chrom" in name:
+        return "chromium"
+    if name.startswith("node"):
+        return "playwright driver"
+    if name == "java":
+        return "JVM"
+    return "python" if name.startswith("python") else name
 
 
 class TreeSampler:
     """Samples a process tree in a thread: peak RSS/PSS, and its CPU split over the families of new trajectory
     rows (see the module docstring)."""
 
-    def __init__(self, pid: int, trajectories: Path, every_s: float, memory_every_s: float = 5.0):
+    def __init__(
+        self,
+        pid: int,
+        trajectories: Path,
+        every_s: float,
+        memory_every_s: float = 5.0,
+        family_ids: dict[str, str] | None = None,
+    ):
         self.pid = pid
+        self.family_ids = dict(family_ids or {})
+        """Family -> the run's id of it, for the processes that serve one family (``PROCESS_FAMILIES``)."""
+        self.cpu_by_kind: Counter[str] = Counter()
         self.trajectories = trajectories
         self.every_s = every_s
         self.memory_every_s = memory_every_s
@@ -179,15 +211,23 @@ class TreeSampler:
             self._memory_at = time.monotonic()
             rss, pss = memory_tree_mib(self.pid)
             self.peak_rss, self.peak_pss = max(self.peak_rss, rss), max(self.peak_pss, pss)
-        for process, cpu in tree_cpu_s(self.pid).items():  # a process's CPU counts up to its last sample
+        owned: Counter[str] = Counter()  # CPU of processes that serve one id's family only
+        for process, (kind, cpu) in tree_cpu_s(self.pid).items():  # a process's CPU counts up to its last sample
             delta = max(0.0, cpu - self._cpu_seen.get(process, 0.0))
             self._cpu_seen[process] = cpu
-            self._pending += delta
             self.sampled_cpu += delta
+            self.cpu_by_kind[kind] += delta
+            owner = self.family_ids.get(PROCESS_FAMILIES.get(kind, ""))
+            if owner is None:
+                self._pending += delta
+            else:
+                owned[owner] += delta
         counts = self._new_rows()
         steps = sum(counts.values())
         if steps and not self.steps_by_id:  # the runner's start-up (imports, planning) is no family's
-            self.startup_cpu, self._pending = self._pending, 0.0
+            self.startup_cpu, self._pending = self._pending + sum(owned.values()), 0.0
+            owned.clear()
+        self.cpu_by_id.update(owned)
         if steps:
             for env_id, count in counts.items():
                 self.cpu_by_id[env_id] += self._pending * count / steps
@@ -218,7 +258,8 @@ def run_suite(
     started = time.perf_counter()
     with open(out.parent / f"{out.name}.log", "wb") as log:
         process = subprocess.Popen(command, cwd=_ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
-        with TreeSampler(process.pid, out / "trajectories.jsonl", sample_s, memory_s) as sampler:
+        family_ids = {entry.family: entry.env_id for entry in list_envs() if entry.env_id in env_ids}
+        with TreeSampler(process.pid, out / "trajectories.jsonl", sample_s, memory_s, family_ids) as sampler:
             code = process.wait()
         wall = time.perf_counter() - started
     sampler.steps_by_id.update(sampler._new_rows())  # rows written after the last sample
@@ -238,6 +279,7 @@ def run_suite(
         "cpu_by_id": sampler.cpu_by_id,
         "startup_cpu": sampler.startup_cpu,
         "sampled_cpu": sampler.sampled_cpu,
+        "cpu_by_kind": sampler.cpu_by_kind,
         "sampler_cpu": sampler.own_cpu_s,
         "log": out.parent / f"{out.name}.log",
     }
@@ -276,6 +318,8 @@ def _print(row: dict[str, Any], planned: dict[str, int], latency_ms: float) -> N
     print(f"  {'before the first step':<28} {'':>9} {'':>6} {row['startup_cpu']:>7.1f}")
     rest = row["sampled_cpu"] - sum(row["cpu_by_id"].values()) - row["startup_cpu"]
     print(f"  {'after the last step':<28} {'':>9} {'':>6} {rest:>7.1f}")
+    kinds = ", ".join(f"{kind} {cpu:.1f} s" for kind, cpu in row["cpu_by_kind"].most_common())
+    print(f"  CPU by process: {kinds}")
     print(f"  the sampler's own CPU (not the runner's) {row['sampler_cpu']:.1f} s")
     others = {reason: n for reason, n in row["reasons"].items() if reason in ("engine_error", "agent_error")}
     if others or row["code"] != 0:

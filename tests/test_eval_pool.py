@@ -12,7 +12,8 @@ import pytest
 from agentgym_text.agents import make_agent
 from agentgym_text.agents.expert import ExpertAgent
 from agentgym_text.eval import EvalConfig, run_eval
-from agentgym_text.eval.plan import plan_env, resolve_env_ids
+from agentgym_text.eval.plan import EpisodePlan, plan_env, resolve_env_ids
+from agentgym_text.eval.runner import _Queue
 from agentgym_text.eval.store import read_jsonl
 from tests.support.dying_worker import ExpertKillingOneWorker, exit_without_cleanup
 
@@ -102,7 +103,25 @@ def test_a_slot_keeps_its_env_while_its_id_has_work(tmp_path):
     for ids in agent.played.values():
         switches = [env_id for i, env_id in enumerate(ids) if i == 0 or ids[i - 1] != env_id]
         assert len(switches) == len(set(switches)), ids
-        assert ids[0] == MASTERMIND, ids  # the run's ids in order: the first id's work first
+    # the ids ran side by side: the three slots' first episodes were of both ids (their work is about equal)
+    assert {ids[0] for ids in agent.played.values()} == {MASTERMIND, SUDOKU}, agent.played
+
+
+def _plans(env_id: str, count: int, budget: int) -> list[EpisodePlan]:
+    return [
+        EpisodePlan(i, f"{env_id}-{i}", env_id, "family", "category", f"task-{i}", "easy", 0, i, budget)
+        for i in range(count)
+    ]
+
+
+def test_a_free_slot_takes_the_id_with_the_most_work_per_slot_holding_it():
+    queue = _Queue({"long": _plans("long", 6, 30), "short": _plans("short", 6, 10)})
+    # work left / (slots holding it + 1): long 180/1, then 150/2 against short 60/1, then 120/3 against 60/1, ...
+    assert [queue.take(slot).env_id for slot in range(4)] == ["long", "long", "short", "long"]
+    assert [queue.take(2).env_id for _ in range(5)] == ["short"] * 5  # a slot keeps its id while it has work
+    assert queue.take(2).env_id == "long"  # then takes what is left
+    assert [queue.take(0).env_id, queue.take(1).env_id] == ["long", "long"]
+    assert queue.take(3) is None and queue.take(0) is None
 
 
 class _ExpertHoldingOneEpisode(ExpertAgent):

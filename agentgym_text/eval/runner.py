@@ -6,7 +6,9 @@ ask the agent, step, repeat. A slow reply holds up only its own episode, and a f
 Episodes of every env id share the pool. A slot keeps its env while it plays episodes of the same id (made with the
 same kwargs: a training split's instances may differ in them; see ``plan.plan_instances``), so each id's
 engine starts once per slot, not once per episode; it takes another id's work (closing its env and opening one of
-the new id) only when its id has no episode left, so no slot idles while any episode waits. An id whose env cannot
+the new id) only when its id has no episode left, so no slot idles while any episode waits. A slot without work
+takes the id with the most work left per slot holding it (``_Queue``): the ids play side by side and end together.
+An id whose env cannot
 be opened (or whose episode raises) stops alone: its remaining episodes are left unplayed, with the reason, and
 the other ids go on.
 
@@ -149,7 +151,14 @@ class RunResult:
 
 
 class _Queue:
-    """The run's episodes still to play, per env id in plan order, shared by the slots."""
+    """The run's episodes still to play, per env id in plan order, shared by the slots.
+
+    A slot keeps its id while the id has work. A slot without work (a new one, or one whose id has none left) takes
+    the id with the most work left per slot holding it (work: the step budgets of its pending episodes), so the
+    ids run side by side, each with slots in proportion to its work, and end together: the engines of several
+    families (a browser, a JVM, this process's Python) then share the cores, and no id's last episodes are the
+    run's long tail alone.
+    """
 
     def __init__(self, todo: dict[str, list[EpisodePlan]]):
         # grouped by env kwargs (all alike but for a training split's instances), so a slot keeps its env longer
@@ -158,19 +167,35 @@ class _Queue:
             for env_id, plans in todo.items()
             if plans
         }
+        self._work = {env_id: sum(plan.budget for plan in plans) for env_id, plans in self._pending.items()}
+        self._held: dict[int, str] = {}
+        """Slot index -> the id of the last episode handed to it."""
+        self._holders: Counter[str] = Counter()
         self._lock = threading.Lock()
         self._stopped = False
 
-    def take(self, env_id: str | None) -> EpisodePlan | None:
-        """The next episode for a slot holding an env of ``env_id``: one of that id while it has any, else the
-        first of the next id with work left (None when nothing is left, or after ``stop``)."""
+    def take(self, slot: int) -> EpisodePlan | None:
+        """The next episode for slot ``slot``: one of the id it was last given while that id has any, else one of
+        the id with the most work left per slot holding it (None when nothing is left, or after ``stop``)."""
         with self._lock:
             if self._stopped:
                 return None
+            env_id = self._held.get(slot)
             pending = self._pending.get(env_id) if env_id is not None else None
             if not pending:
-                pending = next((queue for queue in self._pending.values() if queue), None)
-            return pending.popleft() if pending else None
+                if env_id is not None:
+                    self._holders[env_id] -= 1
+                    del self._held[slot]
+                left = [name for name, queue in self._pending.items() if queue]
+                if not left:
+                    return None
+                env_id = max(left, key=lambda name: self._work[name] / (self._holders[name] + 1))
+                self._holders[env_id] += 1
+                self._held[slot] = env_id
+                pending = self._pending[env_id]
+            plan = pending.popleft()
+            self._work[env_id] -= plan.budget
+            return plan
 
     def drop(self, env_id: str) -> None:
         """Play no more episodes of ``env_id`` in this run."""
@@ -415,7 +440,7 @@ class _Pool:
         made_with: tuple[tuple[str, Any], ...] = ()
         slot: Slot | None = None
         try:
-            while (plan := self.queue.take(env_id)) is not None:
+            while (plan := self.queue.take(index)) is not None:
                 if plan.env_id in self.errors:  # its id stopped after this episode was handed out
                     continue
                 if slot is not None and (plan.env_id != env_id or plan.env_kwargs != made_with):
