@@ -73,6 +73,13 @@ addEventListener('click', (event) => {
 """
 # Input that starts a navigation (a link, a form, Enter in a form) marks the document; settle() then waits for its
 # replacement. Watching requests alone is racy: the request event arrives tens of ms after the key press.
+_SETTLE_CHECK = "[window.__agNav === true, document.readyState, window.__agPopup === true]"
+"""Whether the active document is being replaced, its ready state, and whether it opened a tab."""
+_READ_PAGE = (
+    "[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight, document.title,"
+    " document.body ? document.body.innerText : '']"
+)
+"""What an observation reads of the active page besides its tree and boxes, in one evaluation."""
 
 
 def find_chromium(executable: str | None = None) -> str:
@@ -326,8 +333,9 @@ class Session:
         await self.page.go_forward(wait_until="load")
         await self.settle()
 
-    async def settle(self) -> None:
-        """Wait until navigations have finished and the document is loaded; pull a stray tab back inside."""
+    async def settle(self, checked: list | None = None) -> None:
+        """Wait until navigations have finished and the document is loaded; pull a stray tab back inside.
+        ``checked``: what ``_SETTLE_CHECK`` gave on the active page just now (the action's own evaluation)."""
         deadline = time.monotonic() + _SETTLE_TIMEOUT_S
         failed = self._failed_navigations
         tabs = len(self.pages)
@@ -337,9 +345,10 @@ class Session:
                 if self._failed_navigations != failed:  # the fence refused it: nothing more will come
                     failed = self._failed_navigations
                     await page.evaluate("window.__agNav = false")
-                navigating, ready, popup = await page.evaluate(
-                    "[window.__agNav === true, document.readyState, window.__agPopup === true]"
-                )
+                    checked = None
+                if checked is None:
+                    checked = await page.evaluate(_SETTLE_CHECK)
+                (navigating, ready, popup), checked = checked, None
                 if popup:  # wait for the new tab to show up, then settle on it
                     while len(self.pages) == tabs and time.monotonic() < deadline:
                         await asyncio.sleep(0.01)
@@ -363,19 +372,30 @@ class Session:
                     await page.goto("about:blank")
 
     # ---- reading -------------------------------------------------------------------------------------
-    async def state(self) -> PageState:
-        async def title(page) -> str:
+    async def observe(self) -> tuple[PageState, str]:
+        """The active page's state (its accessibility nodes in the viewport, the tabs) and its text, read
+        concurrently: the tree, the layout boxes, one evaluation (scroll metrics, title, text) and the other tabs'
+        titles."""
+        page = self.page
+        cdp = await self._cdp()
+
+        async def title(other) -> str:
             try:
-                return await page.title()
+                return await other.title()
             except Exception:
                 return ""
 
-        titles, (nodes, outline) = await asyncio.gather(asyncio.gather(*map(title, self.pages)), self._ax_nodes())
-        return PageState(url=self.page.url, tabs=list(titles), active=self.active, nodes=nodes, outline=outline)
-
-    async def observe(self) -> tuple[PageState, str]:
-        state, text = await asyncio.gather(self.state(), self.page_text())
-        return state, text
+        tree, boxes, reading, titles = await asyncio.gather(
+            send_bulky(cdp, "Accessibility.getFullAXTree"),
+            layout_boxes(cdp),
+            page.evaluate(_READ_PAGE),
+            asyncio.gather(*(title(other) for other in self.pages if other is not page)),
+        )
+        *metrics, page_title, text = reading
+        nodes, outline = prune_to_viewport(tree["nodes"], boxes, tuple(float(value) for value in metrics))
+        titles.insert(self.active, str(page_title))
+        state = PageState(url=page.url, tabs=titles, active=self.active, nodes=nodes, outline=outline)
+        return state, str(text)
 
     async def _cdp(self, page=None):
         """The CDP session of ``page`` (the active tab), kept while the tab lives: one less round trip a call."""
@@ -384,15 +404,6 @@ class Session:
         if cdp is None:
             cdp = self._cdp_sessions[page] = await self.context.new_cdp_session(page)
         return cdp
-
-    async def _ax_nodes(self) -> tuple[list[AXNode], list[tuple[str, str, int, int]]]:
-        cdp = await self._cdp()
-        tree, boxes, metrics = await asyncio.gather(
-            send_bulky(cdp, "Accessibility.getFullAXTree"),
-            layout_boxes(cdp),
-            self.page.evaluate("[window.scrollX, window.scrollY, window.innerWidth, window.innerHeight]"),
-        )
-        return prune_to_viewport(tree["nodes"], boxes, tuple(float(value) for value in metrics))
 
     # ---- input ---------------------------------------------------------------------------------------
     async def center_of(self, backend_id: int) -> tuple[float, float] | None:
@@ -482,8 +493,9 @@ class Session:
         await self.settle()
 
     async def scroll(self, down: bool) -> None:
-        await self.page.evaluate(f"window.scrollBy(0, {'' if down else '-'}window.innerHeight)")
-        await self.settle()
+        await self.settle(
+            await self.page.evaluate(f"window.scrollBy(0, {'' if down else '-'}window.innerHeight); {_SETTLE_CHECK}")
+        )
 
     async def page_text(self, url: str | None = None, selector: str = "") -> str:
         """The text of the active page (or of ``url`` opened in a scratch tab): whole, or what ``selector`` (a
@@ -592,11 +604,8 @@ class SessionHandle:
     def settle(self) -> None:
         self._call(Session.settle)
 
-    def state(self) -> PageState:
-        return self._call(Session.state)
-
     def observe(self) -> tuple[PageState, str]:
-        """``state()`` and ``page_text()`` of the active page, read together in one call."""
+        """The active page's state and text (``Session.observe``)."""
         return self._call(Session.observe)
 
     def click(self, backend_id: int) -> bool:
