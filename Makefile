@@ -9,7 +9,8 @@ EXTRAS ?= all,dev
 
 install: system $(STAMP)
 
-# System packages (a headless JRE for ScienceWorld, Chromium for WebArena and the report check), only when missing.
+# System packages (a headless JRE for ScienceWorld, Chromium's headless shell for WebArena, Chromium for the report
+# check), only when missing.
 system:
 	sh scripts/install-system.sh
 

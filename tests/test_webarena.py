@@ -331,7 +331,7 @@ def test_chromium_starts_headless(shipped):
         argv
         for argv in browsers
         if argv
-        and argv[0].endswith(b"chromium")
+        and argv[0].endswith((b"chromium", b"chromium-headless-shell"))
         and len(argv) > 1
         and not any(arg.startswith(b"--type=") for arg in argv)
     ]

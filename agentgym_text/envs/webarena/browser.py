@@ -82,13 +82,21 @@ _READ_PAGE = (
 """What an observation reads of the active page besides its tree and boxes, in one evaluation."""
 
 
-def find_chromium(executable: str | None = None) -> str:
-    """The Chromium binary to launch (``executable`` or ``chromium`` on PATH), or a MissingDependency naming it."""
-    path = executable or shutil.which("chromium") or shutil.which("chromium-browser")
+def find_chromium(executable: str | None = None, headless: bool = True) -> str:
+    """The Chromium binary to launch: ``executable``; else, headless, Debian's ``chromium-headless-shell`` (Chromium's
+    own headless build, without the browser's window machinery: a page load takes about a third less CPU); else
+    ``chromium`` on PATH; or a MissingDependency naming them."""
+    path = (
+        executable
+        or (shutil.which("chromium-headless-shell") if headless else None)
+        or shutil.which("chromium")
+        or shutil.which("chromium-browser")
+    )
     if not path:
         raise MissingDependency(
-            "AgentBoard/WebArena-v0 needs Debian's Chromium (`make system` or `sudo apt-get install chromium`); "
-            "Playwright's own browser download is not used. Or pass chromium_path=... to gym.make."
+            "AgentBoard/WebArena-v0 needs Debian's Chromium (`make system` or `sudo apt-get install "
+            "chromium-headless-shell chromium`); Playwright's own browser download is not used. Or pass "
+            "chromium_path=... to gym.make."
         )
     return path
 
@@ -116,7 +124,7 @@ class Browser:
     """
 
     def __init__(self, executable: str | None = None, headless: bool = True, shared: bool = True):
-        self.executable = find_chromium(executable)
+        self.executable = find_chromium(executable, headless)
         self.headless = headless
         self.shared = shared
         self.generation = 0
