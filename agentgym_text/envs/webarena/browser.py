@@ -334,12 +334,12 @@ class Session:
         await self.settle()
 
     async def go_back(self) -> None:
-        await self.page.go_back(wait_until="load")
-        await self.settle()
+        if await self.page.go_back(wait_until="load") is not None:  # None: no entry to go to, or the same document
+            await self.settle()
 
     async def go_forward(self) -> None:
-        await self.page.go_forward(wait_until="load")
-        await self.settle()
+        if await self.page.go_forward(wait_until="load") is not None:
+            await self.settle()
 
     async def settle(self, checked: list | None = None) -> None:
         """Wait until navigations have finished and the document is loaded; pull a stray tab back inside.
