@@ -132,9 +132,7 @@ class SiteServer:
 
     def close(self) -> None:
         for server, thread in self._servers:
-            server.shutdown()
-            server.server_close()
-            thread.join(timeout=5)
+            web.stop(server, thread)
         self._servers.clear()
         self.urls = {}
         shutil.rmtree(self._work, ignore_errors=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import socket
 import sqlite3
 import sys
 import threading
@@ -26,6 +27,7 @@ __all__ = [
     "Redirect",
     "NotFound",
     "serve",
+    "stop",
     "esc",
     "page",
     "link",
@@ -253,10 +255,29 @@ class _SiteHTTPServer(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
+_POLL_S = 5.0
+"""How often an idle site's loop wakes to look for a stop request. ``stop`` wakes it at once, so this only needs to be
+long: at 0.1 s the 5 sites of 32 envs woke 1,600 times a second, 3% of a core and as many takes of the GIL."""
+
+
 def serve(site: LiveSite) -> tuple[ThreadingHTTPServer, threading.Thread, str]:
     """Serve ``site`` on 127.0.0.1 (a free port) in a daemon thread; returns (server, thread, base URL)."""
     server = _SiteHTTPServer(("127.0.0.1", 0), _Handler)
     server.site = site
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": _POLL_S}, daemon=True)
     thread.start()
     return server, thread, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def stop(server: ThreadingHTTPServer, thread: threading.Thread) -> None:
+    """Stop a server of ``serve`` and close its socket: ``shutdown`` waits for its loop, which a connection wakes."""
+    stopping = threading.Thread(target=server.shutdown, daemon=True)
+    stopping.start()
+    while stopping.is_alive():
+        try:
+            socket.create_connection(server.server_address, timeout=1).close()
+        except OSError:  # not accepting any more: the loop has ended
+            pass
+        stopping.join(0.05)
+    server.server_close()
+    thread.join(timeout=5)
