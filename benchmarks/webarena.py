@@ -1,6 +1,6 @@
 """AgentBoard/WebArena-v0: browser start, reset and step latency, memory per env.
 
-Usage: .venv/bin/python benchmarks/webarena.py [--episodes 12] [--envs 1 4 8] [--separate]
+Usage: .venv/bin/python benchmarks/webarena.py [--episodes 12] [--envs 1 4 8] [--separate] [--chromium PATH]
 
 - start: wall clock of the first reset of a fresh env (site server start + Chromium launch + first page), and of
   Chromium's launch alone;
@@ -8,7 +8,7 @@ Usage: .venv/bin/python benchmarks/webarena.py [--episodes 12] [--envs 1 4 8] [-
   observation), the CPU time they cost the whole process tree (Python, driver, Chromium: what the load of a shared
   machine does not inflate), and where the wall clock goes (p50 of each part);
 - step: wall clock of ``env.step`` in expert episodes over evenly spread shipped tasks, p50 / p95 / max, and by
-  action kind (click, type, goto, scroll, stop);
+  action kind (click, type, goto, scroll, stop), and the CPU the steps cost the process tree (mean per step);
 - memory: PSS (shared pages split between the processes sharing them) and the plain RSS sum of the Python
   process plus the Playwright driver and every Chromium process under it, for 1 and N envs in one process
   (``--envs``), after their episodes; per env = total / N, and per additional env = (total(N) - total(1)) / (N - 1).
@@ -122,6 +122,7 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=12)
     parser.add_argument("--envs", type=int, nargs="+", default=[1, 4, 8])
     parser.add_argument("--separate", action="store_true", help="a Chromium per env instead of one per process")
+    parser.add_argument("--chromium", default=None, help="the Chromium binary (default: the env's choice)")
     args = parser.parse_args()
 
     from agentgym_text.envs.webarena import sites
@@ -130,14 +131,15 @@ def main() -> None:
 
     shared = not args.separate
     print(f"uptime: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (load 1, 5 min); shared browser: {shared}")
-    browser = Browser(shared=False)
+    browser = Browser(args.chromium, shared=False)
+    print(f"Chromium: {browser.executable}")
     began = time.perf_counter()
     browser._ensure()
     launch = time.perf_counter() - began
     browser.close()
     print(f"Chromium launch alone: {launch * 1000:.0f} ms")
 
-    env = WebArenaEnv(share_browser=shared)
+    env = WebArenaEnv(share_browser=shared, chromium_path=args.chromium)
     began = time.perf_counter()
     env.reset(options={"task_index": 0})
     print(f"first reset (site server + Chromium + first page): {(time.perf_counter() - began) * 1000:.0f} ms")
@@ -147,11 +149,11 @@ def main() -> None:
     split.wrap(Session, "restart", "context restart")
     split.wrap(Browser, "new_session", "new context + tab")
     split.wrap(Session, "goto", "start page (load + settle)")
-    split.wrap(Session, "state", "accessibility tree read")
+    split.wrap(Session, "observe", "page read (tree, boxes, text)")
     split.wrap(WebArenaEnv, "_observe", "first observation (tree + text)")
     count = len(env.task_ids)
     chosen = [round(i * (count - 1) / max(args.episodes - 1, 1)) for i in range(args.episodes)]
-    resets, reset_cpu, steps, by_kind = [], [], [], {}
+    resets, reset_cpu, steps, by_kind, step_cpu = [], [], [], {}, 0.0
     for index in chosen:
         cpu = _tree_cpu_seconds(os.getpid())
         began = time.perf_counter()
@@ -160,6 +162,7 @@ def main() -> None:
         split.active = False
         resets.append(time.perf_counter() - began)
         reset_cpu.append(_tree_cpu_seconds(os.getpid()) - cpu)
+        cpu = _tree_cpu_seconds(os.getpid())
         while not env.episode_over:
             action = env.expert_action()
             began = time.perf_counter()
@@ -167,18 +170,20 @@ def main() -> None:
             spent = time.perf_counter() - began
             steps.append(spent)
             by_kind.setdefault(action.split(" ")[0].split("[")[0], []).append(spent)
+        step_cpu += _tree_cpu_seconds(os.getpid()) - cpu  # the expert's own choices included (small)
     print(f"reset ({len(resets)} episodes): {_percentiles(resets)}")
     print(f"  CPU of the process tree per reset: {_percentiles(reset_cpu)}")
     for label, values in split.spent.items():
         print(f"  {label:<32} n={len(values):<3} p50 {statistics.median(values) * 1000:7.1f} ms")
     print(f"step  ({len(steps)} expert steps): {_percentiles(steps)}  ({len(steps) / sum(steps):.1f} steps/s)")
+    print(f"  CPU of the process tree per step: {step_cpu / max(len(steps), 1) * 1000:.1f} ms")
     for kind, values in sorted(by_kind.items()):
         print(f"  {kind:<10} n={len(values):<4} {_percentiles(values)}")
     env.close()
 
     first = None
     for number in args.envs:
-        envs = [WebArenaEnv(share_browser=shared) for _ in range(number)]
+        envs = [WebArenaEnv(share_browser=shared, chromium_path=args.chromium) for _ in range(number)]
         for i, one in enumerate(envs):
             one.reset(options={"task_index": chosen[i % len(chosen)]})
             while not one.episode_over:
