@@ -12,8 +12,8 @@ import pytest
 from agentgym_text.agents import make_agent
 from agentgym_text.agents.expert import ExpertAgent
 from agentgym_text.eval import EvalConfig, run_eval
+from agentgym_text.eval.episode_queue import EpisodeQueue
 from agentgym_text.eval.plan import EpisodePlan, plan_env, resolve_env_ids
-from agentgym_text.eval.runner import _Queue
 from agentgym_text.eval.store import read_jsonl
 from tests.support.dying_worker import ExpertKillingOneWorker, exit_without_cleanup
 
@@ -115,7 +115,7 @@ def _plans(env_id: str, count: int, budget: int) -> list[EpisodePlan]:
 
 
 def test_a_free_slot_takes_the_id_with_the_most_work_per_slot_holding_it():
-    queue = _Queue({"long": _plans("long", 6, 30), "short": _plans("short", 6, 10)})
+    queue = EpisodeQueue({"long": _plans("long", 6, 30), "short": _plans("short", 6, 10)})
     # work left / (slots holding it + 1): long 180/1, then 150/2 against short 60/1, then 120/3 against 60/1, ...
     assert [queue.take(slot).env_id for slot in range(4)] == ["long", "long", "short", "long"]
     assert [queue.take(2).env_id for _ in range(5)] == ["short"] * 5  # a slot keeps its id while it has work

@@ -7,10 +7,9 @@ Episodes of every env id share the pool. A slot keeps its env while it plays epi
 same kwargs: a training split's instances may differ in them; see ``plan.plan_instances``), so each id's
 engine starts once per slot, not once per episode; it takes another id's work (closing its env and opening one of
 the new id) only when its id has no episode left, so no slot idles while any episode waits. A slot without work
-takes the id with the most work left per slot holding it (``_Queue``): the ids play side by side and end together.
-An id whose env cannot
-be opened (or whose episode raises) stops alone: its remaining episodes are left unplayed, with the reason, and
-the other ids go on.
+takes the id with the most work left per slot holding it (``episode_queue.EpisodeQueue``): the ids play side by side
+and end together. An id whose env cannot be opened (or whose episode raises) stops alone: its remaining episodes
+are left unplayed, with the reason, and the other ids go on.
 
 Each step is appended to ``trajectories.jsonl`` and each finished episode to ``episodes.jsonl`` at once; a rerun
 into the same folder skips finished episodes and plays again those the agent could not finish because its
@@ -30,7 +29,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from typing import Any
 from agentgym_text.agents.base import Agent, Turn
 from agentgym_text.core.info import EngineLost, FinishReason
 from agentgym_text.core.registry import EnvEntry
+from agentgym_text.eval.episode_queue import EpisodeQueue
 from agentgym_text.eval.plan import (
     EpisodePlan,
     Instance,
@@ -148,64 +148,6 @@ class RunResult:
             and not self.unplayed
             and self.skipped + self.finished == self.planned
         )
-
-
-class _Queue:
-    """The run's episodes still to play, per env id in plan order, shared by the slots.
-
-    A slot keeps its id while the id has work. A slot without work (a new one, or one whose id has none left) takes
-    the id with the most work left per slot holding it (work: the step budgets of its pending episodes), so the
-    ids run side by side, each with slots in proportion to its work, and end together: the engines of several
-    families (a browser, a JVM, this process's Python) then share the cores, and no id's last episodes are the
-    run's long tail alone.
-    """
-
-    def __init__(self, todo: dict[str, list[EpisodePlan]]):
-        # grouped by env kwargs (all alike but for a training split's instances), so a slot keeps its env longer
-        self._pending = {
-            env_id: deque(sorted(plans, key=lambda plan: repr(plan.env_kwargs)))
-            for env_id, plans in todo.items()
-            if plans
-        }
-        self._work = {env_id: sum(plan.budget for plan in plans) for env_id, plans in self._pending.items()}
-        self._held: dict[int, str] = {}
-        """Slot index -> the id of the last episode handed to it."""
-        self._holders: Counter[str] = Counter()
-        self._lock = threading.Lock()
-        self._stopped = False
-
-    def take(self, slot: int) -> EpisodePlan | None:
-        """The next episode for slot ``slot``: one of the id it was last given while that id has any, else one of
-        the id with the most work left per slot holding it (None when nothing is left, or after ``stop``)."""
-        with self._lock:
-            if self._stopped:
-                return None
-            env_id = self._held.get(slot)
-            pending = self._pending.get(env_id) if env_id is not None else None
-            if not pending:
-                if env_id is not None:
-                    self._holders[env_id] -= 1
-                    del self._held[slot]
-                left = [name for name, queue in self._pending.items() if queue]
-                if not left:
-                    return None
-                env_id = max(left, key=lambda name: self._work[name] / (self._holders[name] + 1))
-                self._holders[env_id] += 1
-                self._held[slot] = env_id
-                pending = self._pending[env_id]
-            plan = pending.popleft()
-            self._work[env_id] -= plan.budget
-            return plan
-
-    def drop(self, env_id: str) -> None:
-        """Play no more episodes of ``env_id`` in this run."""
-        with self._lock:
-            self._pending.pop(env_id, None)
-
-    def stop(self) -> None:
-        """Hand out no more episodes (the slots end after their current one)."""
-        with self._lock:
-            self._stopped = True
 
 
 def _replay_rule(mode: str) -> Callable[[dict[str, Any]], bool]:
@@ -391,7 +333,7 @@ class _Pool:
         self.config = config
         self.store = store
         self.progress = progress
-        self.queue = _Queue(todo)
+        self.queue = EpisodeQueue(todo)
         pending = {env_id: len(plans) for env_id, plans in todo.items() if plans}
         self.size = min(config.num_envs, sum(pending.values()))
         # A family not declared thread-safe gets worker processes when several of its envs (of any of its ids:
