@@ -77,10 +77,11 @@ _BUTTON = re.compile(r"\[([^\[\]\n]+)\]")
 _ENV_ID = re.compile(rb'"env_id": "([^"]+)"')
 
 _FALLBACK = ("check valid actions",)
+_CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 PROCESS_FAMILIES = {"chromium": "webarena", "playwright driver": "webarena", "JVM": "scienceworld"}
-"""The kinds of process (``process_kind``) that serve one family only."""
-_CLK_TCK = os.sysconf("SC_CLK_TCK")
+"""The kinds of process (``process_kind``) that serve one family only (with two ids of one family in a run, the
+CPU goes to the last of them)."""
 
 
 def suite_ids() -> list[str]:
